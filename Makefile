@@ -1,0 +1,30 @@
+# Build/boot/test harness. `make check` is the test command (also .ci/run).
+.PHONY: check deps kernel initramfs checkpatch kernel-git export clean help
+
+check:          ## deps + kernel + initramfs + bats suite in the guest (last line: N passed, N failed, N skipped)
+	@scripts/check
+
+deps:           ## install missing Debian packages
+	@scripts/deps
+
+kernel: deps    ## unpack, patch, configure and build the debug kernel (incremental)
+	@scripts/build-kernel
+
+initramfs: kernel ## build build/initramfs.cpio.gz (only when its inputs changed)
+	@scripts/build-initramfs
+
+checkpatch: deps ## checkpatch.pl --strict over every patch; fails on ERROR/WARNING
+	@scripts/checkpatch
+
+kernel-git: deps ## create build/git: pristine kernel (tag base) + the series as commits
+	@scripts/kernel-git
+
+export:         ## write build/git's commits base..HEAD back to patches/ + patches/series
+	@scripts/export-series
+
+clean:          ## remove the harness's build outputs (keeps build/git and the ccache)
+	rm -rf build/pristine build/pristine.tmp build/stage build/linux build/obj build/progs \
+		build/initramfs.root build/initramfs.cpio.gz build/initramfs.cpio.gz.tmp build/check build/*.stamp
+
+help:
+	@grep -E '^[a-z-]+:.*##' Makefile | sed 's/:.*##/\t/'
