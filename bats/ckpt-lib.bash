@@ -1,0 +1,63 @@
+# Helpers shared by the checkpoint/restart bats files.
+
+# A fresh directory per test; processes started with start_bg die with it.
+ckpt_setup() {
+	T=$(mktemp -d /tmp/ckpt.XXXXXX)
+	BG_PIDS=""
+	dmesg -c > /dev/null
+}
+
+ckpt_teardown() {
+	local p
+	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
+	rm -rf "$T"
+}
+
+# start_bg OUTFILE COMMAND...: run COMMAND in the background, wait until it
+# printed its "ready" line; sets PID.
+start_bg() {
+	local out=$1 i
+	shift
+	"$@" > "$out" 2>&1 &
+	PID=$!
+	BG_PIDS="$BG_PIDS $PID"
+	for i in $(seq 1 1000); do
+		grep -q '^ready' "$out" 2>/dev/null && return 0
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.02
+	done
+	echo "$* did not get ready:" >&2
+	cat "$out" >&2
+	return 1
+}
+
+# expect_rc RC COMMAND...: COMMAND must exit with RC.
+expect_rc() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "'$*' exited $rc, expected $want" >&2
+		return 1
+	fi
+}
+
+# The kernel log since ckpt_setup must contain this text.
+expect_log() {
+	if ! dmesg | grep -q -- "$1"; then
+		echo "kernel log lacks '$1':" >&2
+		dmesg | tail -n 5 >&2
+		return 1
+	fi
+}
+
+# restore_ok IMAGE OUT: restart IMAGE with rstr, output to OUT, exit 0.
+restore_ok() {
+	local rc=0
+	rstr < "$1" > "$2" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "restart of $1 exited $rc:" >&2
+		cat "$2" >&2
+		return 1
+	fi
+}

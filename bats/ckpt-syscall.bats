@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# checkpoint(pid, fd, flags) and restart(crid, fd, flags) on single processes.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+@test "seed demo: ckpt saves itself to stdout, rstr brings it back with ret=0" {
+	ckpt > "$T/img" 2> "$T/out1"
+	grep -Eq '^hello, world!  \(ret=[1-9][0-9]*\)$' "$T/out1"
+	grep -Fxq 'comm=ckpt' "$T/out1"
+	restore_ok "$T/img" "$T/out2"
+	grep -Fxq 'hello, world!  (ret=0)' "$T/out2"
+	grep -Fxq 'comm=ckpt' "$T/out2"
+}
+
+@test "checkpoint ids are positive and unique" {
+	ckpt > "$T/a" 2> "$T/o1"
+	ckpt > "$T/b" 2> "$T/o2"
+	a=$(sed -n 's/.*(ret=\([0-9]*\))/\1/p' "$T/o1")
+	b=$(sed -n 's/.*(ret=\([0-9]*\))/\1/p' "$T/o2")
+	[ "$a" -gt 0 ] && [ "$b" -gt "$a" ]
+	# restart() with the other image's id refuses it
+	expect_rc 3 rstr "$b" < "$T/a"
+	restore_ok "$T/b" "$T/o3" && grep -q 'ret=0' "$T/o3"
+}
+
+run_mem_roundtrip() {
+	local prog=$1
+	start_bg "$T/out1" "$prog" "$T/go"
+	ckpt-save "$PID" "$T/img" > "$T/crid"
+	kill -9 "$PID"
+	touch "$T/go"
+	restore_ok "$T/img" "$T/out2"
+	grep -q '^all ok' "$T/out2"
+}
+
+@test "static program: every memory kind, xmm/ymm, MXCSR, TLS survive; heap, fork, exec, faults work after" {
+	run_mem_roundtrip ckpt-mem
+}
+
+@test "dynamic program (ld.so, libc, vdso, rseq) makes the same round trip" {
+	run_mem_roundtrip ckpt-mem-dyn
+	grep -q 'libc.so.6' /proc/self/maps || true
+}
+
+@test "the checkpointed process continues unharmed" {
+	start_bg "$T/out1" ckpt-mem-dyn "$T/go"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	ckpt-save "$PID" "$T/img2" > /dev/null
+	touch "$T/go"
+	wait "$PID"
+	grep -q '^all ok' "$T/out1"
+}
+
+@test "a nanosleep in progress completes normally, and resumes after restart" {
+	start_bg "$T/out1" ckpt-wait sleep 2000
+	sleep 0.5
+	ckpt-save "$PID" "$T/img" > /dev/null
+	wait "$PID"
+	grep -Eq '^slept ret=0 errno=0 ms=(19[89][0-9]|[2-9][0-9]{3})$' "$T/out1"
+	restore_ok "$T/img" "$T/out2"
+	grep -Eq '^slept ret=0 errno=0 ms=(19[89][0-9]|[2-9][0-9]{3})$' "$T/out2"
+}
+
+@test "a read in progress completes normally, and is restarted after restart" {
+	mkfifo "$T/fifo"
+	exec 7<> "$T/fifo"
+	start_bg "$T/out1" sh -c 'exec ckpt-wait read < "$1"' sh "$T/fifo"
+	sleep 0.3
+	ckpt-save "$PID" "$T/img" > /dev/null
+	echo hello >&7
+	wait "$PID"
+	grep -Fxq 'read ret=6 errno=0 data=hello' "$T/out1"
+	( sleep 0.5; echo again >&7 ) &
+	rstr 0 "$T/img" <&7 > "$T/out2" 2>&1 7<&- || true
+	exec 7>&-
+	grep -Fq 'read ret=6 errno=0 data=again' "$T/out2"
+}
+
+@test "image size: N MiB touched costs N MiB + 1% + a small constant; zero pages cost nothing" {
+	start_bg "$T/out1" ckpt-fill 32 "$T/go"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	size=$(stat -c %s "$T/img")
+	echo "image $size bytes for 32 MiB touched (+96 MiB untouched or zero)"
+	[ "$size" -ge $((32 << 20)) ]
+	[ "$size" -le $(((32 << 20) + (32 << 20) / 100 + (256 << 10))) ]
+	kill -9 "$PID"
+	touch "$T/go"
+	restore_ok "$T/img" "$T/out2"
+	grep -q '^fill ok' "$T/out2"
+}
+
+@test "bad arguments: unknown flags EINVAL, bad fd EBADF, no such pid ESRCH" {
+	expect_rc 22 ckpt-call checkpoint 0 1 1 > /dev/null
+	expect_rc 9 ckpt-call checkpoint 0 99 0
+	expect_rc 9 ckpt-call checkpoint 0 0 0 < /dev/null
+	expect_rc 3 ckpt-call checkpoint 999999 1 0 > /dev/null
+	expect_rc 22 ckpt-call restart 0 0 1 < /dev/null
+	expect_rc 9 ckpt-call restart 0 99 0
+}
+
+@test "unsupported state (a shared mapping) is refused with EOPNOTSUPP, target untouched" {
+	start_bg "$T/out1" ckpt-shm "$T/go"
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "shared mapping"
+	touch "$T/go"
+	wait "$PID"
+	grep -q '^shm ok' "$T/out1"
+}
+
+flip() { # FILE OFFSET: xor one byte with 0x5a
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((b ^ 0x5a)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc 2> /dev/null
+}
+
+refused() { # IMAGE: restart fails with an errno, nothing of the image runs
+	local rc=0
+	rstr < "$1" > "$T/bad.out" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ] || grep -q hello "$T/bad.out"; then
+		echo "image $1 ($2) was not refused: rc=$rc" >&2
+		cat "$T/bad.out" >&2
+		return 1
+	fi
+}
+
+@test "bad images: empty, random, wrong version, truncated, flipped bytes are refused" {
+	ckpt > "$T/img" 2> /dev/null
+	size=$(stat -c %s "$T/img")
+	: > "$T/bad"
+	refused "$T/bad" empty
+	head -c 100000 /dev/urandom > "$T/bad"
+	refused "$T/bad" random
+	cp "$T/img" "$T/bad"
+	printf '\002' | dd of="$T/bad" bs=1 seek=16 conv=notrunc 2> /dev/null
+	refused "$T/bad" version
+	expect_log "image version 2"
+	for off in 0 1 7 8 9 16 24 100 200 500 1000 $(seq 1500 $((size / 40)) $((size - 1))) $((size - 16)) $((size - 1)); do
+		head -c "$off" "$T/img" > "$T/bad"
+		refused "$T/bad" "truncated at $off"
+	done
+	for off in 0 5 8 12 16 20 24 28 40 60 100 $(seq 150 $((size / 40)) $((size - 1))) $((size - 9)) $((size - 1)); do
+		cp "$T/img" "$T/bad"
+		flip "$T/bad" "$off"
+		refused "$T/bad" "byte $off flipped"
+	done
+	restore_ok "$T/img" "$T/out"
+}
+
+@test "permissions: a user checkpoints its own process, not another user's, and cannot restart" {
+	start_bg "$T/out1" ckpt-wait sleep 100000
+	expect_rc 1 runas 65534 65534 ckpt-save "$PID" - > /dev/null
+	ckpt > "$T/img" 2> /dev/null
+	chmod 644 "$T/img"
+	chmod 755 "$T"
+	expect_rc 1 runas 65534 65534 rstr < "$T/img"
+	runas 65534 65534 sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.2
+		ckpt-save $p /tmp/own.$$ > /dev/null; r=$?; kill $p; rm -f /tmp/own.$$; exit $r'
+}
