@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# cat /proc/<pid>/checkpoint > img and echo img > /sys/kernel/ckpt/restart
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
+
+# wait_gone PID: until the process is reaped
+wait_gone() {
+	local i
+	for i in $(seq 1 500); do
+		[ -d "/proc/$1" ] || return 0
+		sleep 0.02
+	done
+	echo "process $1 still there" >&2
+	return 1
+}
+
+@test "/proc/<pid>/checkpoint is mode 0400 and /sys/kernel/ckpt/restart 0200" {
+	start_bg "$T/out" ckpt-wait sleep 100000
+	[ "$(stat -c %a "/proc/$PID/checkpoint")" = 400 ]
+	[ "$(stat -c %a /sys/kernel/ckpt/restart)" = 200 ]
+}
+
+@test "cat a running process's checkpoint, kill it, echo the image back: same pid, counting on" {
+	start_bg "$T/out" ckpt-count "$T/count" 100
+	sleep 1
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" || true
+	n=$(last_count "$T/count")
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	[ -d "/proc/$PID" ]
+	BG_PIDS="$BG_PIDS $PID"
+	sleep 1
+	m=$(last_count "$T/count")
+	echo "count $n before, $m after restore"
+	[ "$m" -gt "$n" ]
+	grep -q "count $((n + 1)) pid $PID" "$T/count"
+	# adopted by init, in a session of its own, with no descriptors of the writer
+	[ "$(awk '/^PPid:/ {print $2}' "/proc/$PID/status")" = 1 ]
+	set -- $(cut -d')' -f2 "/proc/$PID/stat")
+	[ "$3" = "$PID" ] && [ "$4" = "$PID" ]
+	[ -z "$(ls "/proc/$PID/fd")" ]
+	[ "$(cat "/proc/$PID/comm")" = ckpt-count ]
+}
+
+@test "the same image restores again after the restored process exited" {
+	start_bg "$T/out" ckpt-count "$T/count" 100
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" || true
+	for round in 1 2; do
+		echo "$T/img" > /sys/kernel/ckpt/restart
+		[ -d "/proc/$PID" ]
+		kill -9 "$PID"
+		wait_gone "$PID"
+	done
+}
+
+@test "a restored pid that is taken is EBUSY; nothing is left behind" {
+	start_bg "$T/out" ckpt-wait sleep 100000
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	before=$(ls /proc | grep -c '^[0-9]')
+	run sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"resource busy"* ]]
+	expect_log "as pid $PID"
+	[ "$(ls /proc | grep -c '^[0-9]')" -le "$before" ]
+}
+
+@test "sysfs restart errors: missing file ENOENT, bad image EINVAL, unprivileged refused" {
+	run sh -c "echo $T/missing > /sys/kernel/ckpt/restart"
+	[ "$status" -ne 0 ] && [[ "$output" == *"No such file"* ]]
+	expect_log "cannot open image $T/missing"
+	head -c 5000 /dev/urandom > "$T/bad"
+	run sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
+	[ "$status" -ne 0 ] && [[ "$output" == *"Invalid argument"* ]]
+	ckpt > "$T/img" 2> /dev/null
+	chmod 755 "$T"; chmod 644 "$T/img"
+	run runas 65534 65534 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"denied"* || "$output" == *"not permitted"* ]]
+}
+
+@test "the /proc image is the syscall's format; dd bs=1 reads a restorable image" {
+	start_bg "$T/out1" ckpt-mem "$T/go"
+	dd if="/proc/$PID/checkpoint" of="$T/img" bs=1 2> /dev/null
+	kill -9 "$PID"
+	touch "$T/go"
+	restore_ok "$T/img" "$T/out2"
+	grep -q '^all ok' "$T/out2"
+}
+
+@test "a stopped process stays stopped; a sleeping one completes its sleep" {
+	start_bg "$T/out1" ckpt-wait sleep 1500
+	kill -STOP "$PID"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	[ "$(cut -d')' -f2 "/proc/$PID/stat" | cut -d' ' -f2)" = T ]
+	kill -CONT "$PID"
+	wait "$PID"
+	grep -q '^slept ret=0 errno=0' "$T/out1"
+	restore_ok "$T/img" "$T/out2"
+	grep -q '^slept ret=0 errno=0' "$T/out2"
+}
+
+@test "/proc/self/checkpoint fails with EDEADLK" {
+	run cat /proc/self/checkpoint
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"deadlock"* ]]
+}
+
+@test "unprivileged: own process readable, another user's not" {
+	start_bg "$T/out" ckpt-wait sleep 100000
+	run runas 65534 65534 cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ] && [[ "$output" == *"denied"* ]]
+	runas 65534 65534 sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.3
+		cat /proc/$p/checkpoint | wc -c > /tmp/own.size; kill $p'
+	[ "$(cat /tmp/own.size)" -gt 4096 ]
+	rm -f /tmp/own.size
+}
+
+@test "reader closing early or killed: the process runs on" {
+	start_bg "$T/out1" ckpt-mem "$T/go"
+	head -c 1000 "/proc/$PID/checkpoint" > /dev/null
+	cat "/proc/$PID/checkpoint" > "$T/fifo-less" &
+	reader=$!
+	sleep 0.2
+	kill -9 "$reader" || true
+	wait "$reader" || true
+	touch "$T/go"
+	wait "$PID"
+	grep -q '^all ok' "$T/out1"
+}
+
+@test "the process exiting during the read: the read fails with ESRCH" {
+	start_bg "$T/out1" ckpt-fill 16 "$T/go"
+	exec 8< "/proc/$PID/checkpoint"
+	head -c 4096 <&8 > /dev/null
+	kill -9 "$PID"
+	run cat <&8
+	exec 8<&-
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"No such process"* ]]
+}
