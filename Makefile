@@ -1,8 +1,11 @@
 # Build/boot/test harness. `make check` is the test command (also .ci/run).
-.PHONY: check deps kernel initramfs checkpatch kernel-git export clean help
+.PHONY: check demo deps kernel initramfs checkpatch kernel-git export clean help
 
 check:          ## deps + kernel + initramfs + bats suite in the guest (last line: N passed, N failed, N skipped)
 	@scripts/check
+
+demo:           ## set up like check, boot the guest: count, checkpoint with cat, kill, restore with echo
+	@scripts/demo
 
 deps:           ## install missing Debian packages
 	@scripts/deps
