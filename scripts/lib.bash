@@ -25,5 +25,5 @@ kmake() {
 # hash_files FILE...: one sha256 over names and contents of existing files.
 hash_files() {
 	local f
-	for f in "$@"; do [[ -e $f ]] && printf '%s\n' "$f" && cat "$f"; done | sha256sum | cut -d' ' -f1
+	for f in "$@"; do [[ -e $f ]] && printf '%s\n' "${f#"$ROOT"/}" && cat "$f"; done | sha256sum | cut -d' ' -f1
 }
