@@ -9,7 +9,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/rseq.h>
 #include <sys/wait.h>
 #include "ckpt.h"
 
@@ -186,6 +188,41 @@ static void write_ro(void) { ro[PAGE] = 1; }
 static void read_guard(void) { (void)*(volatile unsigned char *)guard; }
 static void run_exec(void) { execl("/bin/sh", "sh", "-c", "exit 7", NULL); }
 
+/* The kernel state a C library sets up: rseq, vdso, exe, cmdline. */
+static void check_registered(const char *argv0, const char *go)
+{
+	unsigned long vdso = getauxval(AT_SYSINFO_EHDR), start = 0;
+	char line[512], exe[256], cmd[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	ssize_t n;
+	void *tp;
+	int fd;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]"))
+			start = strtoul(line, NULL, 16);
+	CHECK(f && vdso && start == vdso, "vdso at %#lx, auxv says %#lx", start, vdso);
+	fclose(f);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	CHECK(n > 0, "readlink exe");
+	exe[n] = '\0';
+	CHECK(!strcmp(strrchr(exe, '/') + 1, strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0),
+	      "exe is %s", exe);
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	n = read(fd, cmd, sizeof(cmd));
+	close(fd);
+	CHECK(n > 0 && !strcmp(cmd, argv0) && !strcmp(cmd + strlen(cmd) + 1, go),
+	      "cmdline is %s", cmd);
+	if (__rseq_size > 0) {
+		/* unregistering succeeds only for the registered area and signature */
+		asm("mov %%fs:0, %0" : "=r"(tp));
+		CHECK(!syscall(__NR_rseq, (char *)tp + __rseq_offset, 32, RSEQ_FLAG_UNREGISTER,
+			       0x53053053), "rseq not registered: %s", strerror(errno));
+		CHECK(!syscall(__NR_rseq, (char *)tp + __rseq_offset, 32, 0, 0x53053053),
+		      "rseq register: %s", strerror(errno));
+	}
+}
+
 static void check_all(int avx)
 {
 	unsigned char *more;
@@ -247,6 +284,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	spin(argv[1], avx);
 	check_all(avx);
+	check_registered(argv[0], argv[1]);
 	printf("all ok pid=%d\n", getpid());
 	return 0;
 }
