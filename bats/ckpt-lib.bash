@@ -1,4 +1,5 @@
-# Helpers shared by the checkpoint/restart bats files.
+# Helpers shared by the checkpoint/restart bats files (on top of helpers.bash).
+load helpers
 
 # A fresh directory per test; processes started with start_bg die with it.
 ckpt_setup() {

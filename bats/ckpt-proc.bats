@@ -82,7 +82,7 @@ wait_gone() {
 	[ "$status" -ne 0 ] && [[ "$output" == *"Invalid argument"* ]]
 	ckpt > "$T/img" 2> /dev/null
 	chmod 755 "$T"; chmod 644 "$T/img"
-	run runas 65534 65534 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	run as_nobody sh -c "echo $T/img > /sys/kernel/ckpt/restart"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"denied"* || "$output" == *"not permitted"* ]]
 }
@@ -124,9 +124,9 @@ wait_gone() {
 
 @test "unprivileged: own process readable, another user's not" {
 	start_bg "$T/out" ckpt-wait sleep 100000
-	run runas 65534 65534 cat "/proc/$PID/checkpoint"
+	run as_nobody cat "/proc/$PID/checkpoint"
 	[ "$status" -ne 0 ] && [[ "$output" == *"denied"* ]]
-	runas 65534 65534 sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.3
+	as_nobody sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.3
 		cat /proc/$p/checkpoint | wc -c > /tmp/own.size; kill $p'
 	[ "$(cat /tmp/own.size)" -gt 4096 ]
 	rm -f /tmp/own.size

@@ -155,11 +155,11 @@ refused() { # IMAGE: restart fails with an errno, nothing of the image runs
 
 @test "permissions: a user checkpoints its own process, not another user's, and cannot restart" {
 	start_bg "$T/out1" ckpt-wait sleep 100000
-	expect_rc 1 runas 65534 65534 ckpt-save "$PID" - > /dev/null
+	expect_rc 1 as_nobody ckpt-save "$PID" - > /dev/null
 	ckpt > "$T/img" 2> /dev/null
 	chmod 644 "$T/img"
 	chmod 755 "$T"
-	expect_rc 1 runas 65534 65534 rstr < "$T/img"
-	runas 65534 65534 sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.2
+	expect_rc 1 as_nobody rstr < "$T/img"
+	as_nobody sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.2
 		ckpt-save $p /tmp/own.$$ > /dev/null; r=$?; kill $p; rm -f /tmp/own.$$; exit $r'
 }
