@@ -6,6 +6,15 @@ load ckpt-lib
 setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
+# user_procs: how many user processes there are (kernel threads have no exe)
+user_procs() {
+	local d n=0
+	for d in /proc/[0-9]*; do
+		[ -e "$d/exe" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
 last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
 
 # wait_gone PID: until the process is reaped
@@ -65,12 +74,12 @@ wait_gone() {
 @test "a restored pid that is taken is EBUSY; nothing is left behind" {
 	start_bg "$T/out" ckpt-wait sleep 100000
 	cat "/proc/$PID/checkpoint" > "$T/img"
-	before=$(ls /proc | grep -c '^[0-9]')
+	before=$(user_procs)
 	run sh -c "echo $T/img > /sys/kernel/ckpt/restart"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"resource busy"* ]]
 	expect_log "as pid $PID"
-	[ "$(ls /proc | grep -c '^[0-9]')" -le "$before" ]
+	[ "$(user_procs)" -le "$before" ]
 }
 
 @test "sysfs restart errors: missing file ENOENT, bad image EINVAL, unprivileged refused" {
