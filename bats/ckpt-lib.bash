@@ -19,7 +19,8 @@ ckpt_teardown() {
 start_bg() {
 	local out=$1 i
 	shift
-	"$@" > "$out" 2>&1 &
+	# fd 3 is bats' output pipe: a background process must not hold it
+	"$@" > "$out" 2>&1 3>&- &
 	PID=$!
 	BG_PIDS="$BG_PIDS $PID"
 	for i in $(seq 1 1000); do
@@ -61,4 +62,45 @@ restore_ok() {
 		cat "$2" >&2
 		return 1
 	fi
+}
+
+# wait_gone PID: until the process is reaped
+wait_gone() {
+	local i
+	for i in $(seq 1 500); do
+		[ -d "/proc/$1" ] || return 0
+		sleep 0.02
+	done
+	echo "process $1 still there" >&2
+	return 1
+}
+
+# roundtrip HOW GOFILE: checkpoint the running $PID, kill it, restore it,
+# create GOFILE and wait until the restored process exits (status in RC).
+#   syscall: checkpoint() and restart() (rstr becomes the process)
+#   proc:    cat /proc/PID/checkpoint, then restart()
+#   sysfs:   cat /proc/PID/checkpoint, then echo IMAGE > /sys/kernel/ckpt/restart
+roundtrip() {
+	local how=$1 go=$2 r
+	case $how in
+	syscall) ckpt-save "$PID" "$T/img" > /dev/null ;;
+	proc | sysfs) cat "/proc/$PID/checkpoint" > "$T/img" ;;
+	*) echo "roundtrip: unknown way $how" >&2; return 2 ;;
+	esac
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	RC=0
+	if [ "$how" = sysfs ]; then
+		echo "$T/img" > /sys/kernel/ckpt/restart
+		BG_PIDS="$BG_PIDS $PID"
+		touch "$go"
+		wait_gone "$PID"
+		return
+	fi
+	rstr < "$T/img" > "$T/rstr.out" 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	touch "$go"
+	wait "$r" || RC=$?
+	cat "$T/rstr.out"
 }

@@ -10,9 +10,10 @@ teardown() { ckpt_teardown; }
 	ckpt > "$T/img" 2> "$T/out1"
 	grep -Eq '^hello, world!  \(ret=[1-9][0-9]*\)$' "$T/out1"
 	grep -Fxq 'comm=ckpt' "$T/out1"
+	# the restored process writes on its own stderr, from where it was
 	restore_ok "$T/img" "$T/out2"
-	grep -Fxq 'hello, world!  (ret=0)' "$T/out2"
-	grep -Fxq 'comm=ckpt' "$T/out2"
+	grep -Fxq 'hello, world!  (ret=0)' "$T/out1"
+	grep -Fxq 'comm=ckpt' "$T/out1"
 }
 
 @test "checkpoint ids are positive and unique" {
@@ -23,7 +24,7 @@ teardown() { ckpt_teardown; }
 	[ "$a" -gt 0 ] && [ "$b" -gt "$a" ]
 	# restart() with the other image's id refuses it
 	expect_rc 3 rstr "$b" < "$T/a"
-	restore_ok "$T/b" "$T/o3" && grep -q 'ret=0' "$T/o3"
+	restore_ok "$T/b" "$T/o3" && grep -q 'ret=0' "$T/o2"
 }
 
 run_mem_roundtrip() {
@@ -33,7 +34,7 @@ run_mem_roundtrip() {
 	kill -9 "$PID"
 	touch "$T/go"
 	restore_ok "$T/img" "$T/out2"
-	grep -q '^all ok' "$T/out2"
+	grep -q '^all ok' "$T/out1"
 }
 
 @test "static program: every memory kind, xmm/ymm, MXCSR, TLS, rseq, vdso survive; heap, fork, exec, faults work after" {
@@ -63,8 +64,9 @@ run_mem_roundtrip() {
 	ckpt-save "$PID" "$T/img" > /dev/null
 	wait "$PID"
 	grep -Eq '^slept ret=0 errno=0 ms=(19[89][0-9]|[2-9][0-9]{3})$' "$T/out1"
+	: > "$T/out1"
 	restore_ok "$T/img" "$T/out2"
-	grep -Eq '^slept ret=0 errno=0 ms=(19[89][0-9]|[2-9][0-9]{3})$' "$T/out2"
+	tr -d '\0' < "$T/out1" | grep -Eq '^slept ret=0 errno=0 ms=(19[89][0-9]|[2-9][0-9]{3})$'
 }
 
 @test "a read in progress completes normally, and is restarted after restart" {
@@ -77,9 +79,10 @@ run_mem_roundtrip() {
 	wait "$PID"
 	grep -Fxq 'read ret=6 errno=0 data=hello' "$T/out1"
 	( sleep 0.5; echo again >&7 ) &
-	rstr 0 "$T/img" <&7 > "$T/out2" 2>&1 7<&- || true
+	: > "$T/out1"
+	rstr 0 "$T/img" > "$T/out2" 2>&1 7<&- || true
 	exec 7>&-
-	grep -Fq 'read ret=6 errno=0 data=again' "$T/out2"
+	tr -d '\0' < "$T/out1" | grep -Fq 'read ret=6 errno=0 data=again'
 }
 
 @test "image size: N MiB touched costs N MiB + 1% + a small constant; zero pages cost nothing" {
@@ -92,7 +95,7 @@ run_mem_roundtrip() {
 	kill -9 "$PID"
 	touch "$T/go"
 	restore_ok "$T/img" "$T/out2"
-	grep -q '^fill ok' "$T/out2"
+	grep -q '^fill ok' "$T/out1"
 }
 
 @test "bad arguments: unknown flags EINVAL, bad fd EBADF, no such pid ESRCH" {
@@ -138,9 +141,9 @@ refused() { # IMAGE: restart fails with an errno, nothing of the image runs
 	head -c 100000 /dev/urandom > "$T/bad"
 	refused "$T/bad" random
 	cp "$T/img" "$T/bad"
-	printf '\002' | dd of="$T/bad" bs=1 seek=16 conv=notrunc 2> /dev/null
+	printf '\377' | dd of="$T/bad" bs=1 seek=16 conv=notrunc 2> /dev/null
 	refused "$T/bad" version
-	expect_log "image version 2"
+	expect_log "image version 255"
 	for off in 0 1 7 8 9 16 24 100 200 500 1000 $(seq 1500 $((size / 40)) $((size - 1))) $((size - 16)) $((size - 1)); do
 		head -c "$off" "$T/img" > "$T/bad"
 		refused "$T/bad" "truncated at $off"

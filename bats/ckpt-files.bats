@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# Open files, working directory, root and umask come back.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+files_roundtrip() {
+	start_bg "$T/out" ckpt-files "$T" "$T/go"
+	roundtrip "$1" "$T/go"
+	cat "$T/out"
+	[ "$RC" -eq 0 ]
+	# the restored process printed on the stdout it had, after "ready"
+	[ "$(sed -n 2p "$T/out")" = "files ok" ]
+	[ "$(cat "$T/log")" = ab ]
+}
+
+@test "files: offsets, dup sharing, cloexec, O_APPEND, dirs, devices, cwd, umask (syscalls)" {
+	files_roundtrip syscall
+}
+
+@test "files: the same through /proc and restart()" {
+	files_roundtrip proc
+}
+
+@test "files: the same through /proc and /sys/kernel/ckpt/restart" {
+	files_roundtrip sysfs
+}
+
+@test "files: a file the restorer cannot open fails the restart, nothing runs" {
+	start_bg "$T/out" ckpt-files "$T" "$T/go"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" || true
+	chmod 600 "$T/data"
+	chmod 666 "$T/out" "$T/log"
+	chmod 755 "$T" "$T/sub"
+	chmod 644 "$T/img"
+	# CAP_CHECKPOINT_RESTORE (40) but not root's file access
+	expect_rc 13 capsrun 65534 65534 40 rstr < "$T/img"
+	expect_log "cannot open $T/data"
+	rm "$T/data"
+	expect_rc 2 rstr < "$T/img"
+	expect_log "cannot open $T/data"
+	[ "$(sed -n 2p "$T/out")" = "" ]
+}
+
+@test "files: removed files and unsupported kinds are refused, naming the fd; the process runs on" {
+	start_bg "$T/out" ckpt-hold deleted "$T/gone"
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 3: gone was removed"
+	run cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Operation not supported"* ]]
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	start_bg "$T/out2" ckpt-hold pidfd
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 3: anonymous file \[pidfd\] unsupported"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	if start_bg "$T/out3" ckpt-hold socket 2> /dev/null; then
+		expect_rc 95 ckpt-save "$PID" "$T/img"
+		expect_log "fd 3: socket"
+	fi
+}

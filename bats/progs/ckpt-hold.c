@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ckpt-hold KIND [PATH]: hold one object of KIND at fd 3 and sleep:
+ * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
+ * (PATH created, opened, removed). Prints "ready PID" first.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/socket.h>
+#include "ckpt.h"
+
+int main(int argc, char **argv)
+{
+	int fd = -1, sv[2];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted [PATH]\n");
+		return 255;
+	}
+	close_range(3, ~0U, 0);
+	if (!strcmp(argv[1], "pidfd"))
+		fd = syscall(SYS_pidfd_open, getpid(), 0);
+	else if (!strcmp(argv[1], "socket"))
+		fd = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ? -1 : sv[0];
+	else if (!strcmp(argv[1], "deleted") && argc > 2)
+		fd = open(argv[2], O_RDWR | O_CREAT, 0600);
+	CHECK(fd == 3, "%s: %s", argv[1], strerror(errno));
+	if (argc > 2)
+		CHECK(!unlink(argv[2]), "unlink: %s", strerror(errno));
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+}
