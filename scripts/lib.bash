@@ -2,15 +2,34 @@
 # Common helpers sourced by the scripts in scripts/.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$ROOT/build                       # everything generated lives here (git-ignored)
-OBJ=$B/obj                          # kernel out-of-tree build directory
+# Kernel variant (env KVARIANT): "test" (default: make check's debug kernel,
+# tinyconfig + config/*.config) or "bench" (make bench: the same without
+# config/debug.config, plus config/bench/*.config). Each variant has its own
+# object dir, stamps and initramfs; all share build/linux and the kbuild lock.
+KVARIANT=${KVARIANT:-test}
+case $KVARIANT in
+test) SFX= ;;
+bench) SFX=-bench ;;
+*) printf '%s: error: KVARIANT=%s: expected test or bench\n' "${0##*/}" "$KVARIANT" >&2; exit 2 ;;
+esac
+OBJ=$B/obj$SFX                      # kernel out-of-tree build directory
 KLOCK=${KBUILD_LOCK:-$B/.kbuild.lock}   # every kernel make runs under this lock
 BZIMAGE=$OBJ/arch/x86/boot/bzImage
-INITRAMFS=$B/initramfs.cpio.gz
+INITRAMFS=$B/initramfs$SFX.cpio.gz
 
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
-# kmake ARGS...: kernel make in build/linux, out of tree in build/obj, serialized by flock.
+# kconfig_fragments: the fragments of $KVARIANT, one a line, in merge order.
+kconfig_fragments() {
+	local f
+	for f in "$ROOT"/config/*.config; do
+		[[ $KVARIANT == bench && ${f##*/} == debug.config ]] || printf '%s\n' "$f"
+	done
+	[[ $KVARIANT != bench ]] || printf '%s\n' "$ROOT"/config/bench/*.config
+}
+
+# kmake ARGS...: kernel make in build/linux, out of tree in $OBJ, serialized by flock.
 kmake() {
 	local cc=gcc
 	if command -v ccache >/dev/null; then
