@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-work MIB DIR: the workload of make bench (scripts/bench-guest).
+ *
+ * Fills MIB MiB of anonymous memory with a pattern derived from each word's
+ * offset (so a check is exact), writes its pid to DIR/ready, then loops on
+ * clock_gettime(CLOCK_MONOTONIC), keeping the largest gap between two
+ * consecutive timestamps: how long it was held still. About every 10 ms it
+ * looks for a command in DIR/cmd-PID. It needs no open file descriptor and no
+ * signal handler for this, so it works on after a restart that restores
+ * neither. Commands (the file is removed, the reply is written to
+ * DIR/out-PID.tmp and renamed to DIR/out-PID):
+ *   reset   forget the largest gap; reply "reset"
+ *   report  reply "gap NS end NS": the largest gap since the reset and the
+ *           CLOCK_REALTIME when it ended (after a restore: when the process
+ *           first ran; realtime because criu restores into a time namespace
+ *           that shifts CLOCK_MONOTONIC back to the time of the dump)
+ *   verify  reply "ok" if the memory holds the pattern, else "bad OFFSET"
+ * The time spent on a command does not count as a gap.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "ckpt.h"
+
+#define POLL_NS 10000000LL
+
+static uint64_t pattern(uint64_t off)
+{
+	return (off * 0x9e3779b97f4a7c15ULL) ^ 0x5a5a5a5a5a5a5a5aULL;
+}
+
+static long long now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* write TEXT to PATH.tmp, then rename it to PATH (readers never see half a reply) */
+static void put(const char *path, const char *text)
+{
+	char tmp[4096];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0)
+		unlink(tmp);
+	close(fd);
+	rename(tmp, path);
+}
+
+int main(int argc, char **argv)
+{
+	char cmdpath[4096], outpath[4096], buf[64], reply[128];
+	long long now, prev, lastpoll, maxgap = 0, gapend = 0;
+	uint64_t *mem, i, words;
+	struct stat st;
+	size_t len;
+	ssize_t n;
+	int fd;
+
+	if (argc != 3 || atol(argv[1]) <= 0) {
+		fprintf(stderr, "usage: bench-work MIB DIR\n");
+		return 2;
+	}
+	len = (size_t)atol(argv[1]) << 20;
+	words = len / sizeof(*mem);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(mem != MAP_FAILED, "mmap %zu bytes: %s", len, strerror(errno));
+	for (i = 0; i < words; i++)
+		mem[i] = pattern(i * sizeof(*mem));
+
+	snprintf(cmdpath, sizeof(cmdpath), "%s/cmd-%d", argv[2], getpid());
+	snprintf(outpath, sizeof(outpath), "%s/out-%d", argv[2], getpid());
+	snprintf(buf, sizeof(buf), "%d\n", getpid());
+	snprintf(reply, sizeof(reply), "%s/ready", argv[2]);
+	put(reply, buf);
+
+	prev = lastpoll = now_ns(CLOCK_MONOTONIC);
+	for (;;) {
+		now = now_ns(CLOCK_MONOTONIC);
+		if (now - prev > maxgap) {
+			maxgap = now - prev;
+			gapend = now_ns(CLOCK_REALTIME);
+		}
+		prev = now;
+		if (now - lastpoll < POLL_NS)
+			continue;
+		lastpoll = now;
+		if (stat(cmdpath, &st) != 0)
+			continue;
+		fd = open(cmdpath, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		unlink(cmdpath);
+		buf[n > 0 ? n : 0] = '\0';
+		if (!strncmp(buf, "reset", 5)) {
+			maxgap = gapend = 0;
+			snprintf(reply, sizeof(reply), "reset\n");
+		} else if (!strncmp(buf, "report", 6)) {
+			snprintf(reply, sizeof(reply), "gap %lld end %lld\n", maxgap, gapend);
+		} else if (!strncmp(buf, "verify", 6)) {
+			for (i = 0; i < words && mem[i] == pattern(i * sizeof(*mem)); i++)
+				;
+			if (i == words)
+				snprintf(reply, sizeof(reply), "ok\n");
+			else
+				snprintf(reply, sizeof(reply), "bad %llu\n",
+					 (unsigned long long)(i * sizeof(*mem)));
+		} else {
+			snprintf(reply, sizeof(reply), "unknown command\n");
+		}
+		put(outpath, reply);
+		prev = lastpoll = now_ns(CLOCK_MONOTONIC);
+	}
+}
