@@ -19,8 +19,8 @@ ckpt_teardown() {
 start_bg() {
 	local out=$1 i
 	shift
-	# fd 3 is bats' output pipe: a background process must not hold it
-	"$@" > "$out" 2>&1 3>&- &
+	# fds 3 and 4 are bats' output pipe and log: not for background processes
+	"$@" > "$out" 2>&1 3>&- 4>&- &
 	PID=$!
 	BG_PIDS="$BG_PIDS $PID"
 	for i in $(seq 1 1000); do
