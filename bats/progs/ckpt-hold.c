@@ -2,10 +2,14 @@
 /*
  * ckpt-hold KIND [PATH]: hold one object of KIND at fd 3 and sleep:
  * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
- * (PATH created, opened, removed). Prints "ready PID" first.
+ * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
+ * shared memory segment attached), twice (a memfd mapped twice; fd 3 is
+ * its first mapping's file, closed). Prints "ready PID" first.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include "ckpt.h"
 
@@ -24,7 +28,18 @@ int main(int argc, char **argv)
 		fd = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ? -1 : sv[0];
 	else if (!strcmp(argv[1], "deleted") && argc > 2)
 		fd = open(argv[2], O_RDWR | O_CREAT, 0600);
+	else if (!strcmp(argv[1], "sysvshm"))
+		fd = shmat(shmget(IPC_PRIVATE, 4096, 0600), NULL, 0) == (void *)-1 ? -1 : 3;
+	else if (!strcmp(argv[1], "twice"))
+		fd = memfd_create("twice", 0);
 	CHECK(fd == 3, "%s: %s", argv[1], strerror(errno));
+	if (!strcmp(argv[1], "twice")) {
+		CHECK(!ftruncate(fd, 4096) &&
+		      mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED &&
+		      mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED,
+		      "twice: %s", strerror(errno));
+		close(fd);
+	}
 	if (argc > 2)
 		CHECK(!unlink(argv[2]), "unlink: %s", strerror(errno));
 	printf("ready %d\n", getpid());
