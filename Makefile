@@ -1,8 +1,11 @@
 # Build/boot/test harness. `make check` is the test command (also .ci/run).
-.PHONY: check demo deps kernel initramfs checkpatch kernel-git export clean help
+.PHONY: check bench demo deps kernel initramfs checkpatch kernel-git export clean help
 
 check:          ## deps + kernel + initramfs + bats suite in the guest (last line: N passed, N failed, N skipped)
 	@scripts/check
+
+bench:          ## non-debug kernel + criu in one guest boot: ours vs criu vs tmpfs dd (BENCH_SIZES, BENCH_REPS) -> build/bench/
+	@scripts/bench
 
 demo:           ## set up like check, boot the guest: count, checkpoint with cat, kill, restore with echo
 	@scripts/demo
@@ -26,8 +29,9 @@ export:         ## write build/git's commits base..HEAD back to patches/ + patch
 	@scripts/export-series
 
 clean:          ## remove the harness's build outputs (keeps build/git and the ccache)
-	rm -rf build/pristine build/pristine.tmp build/stage build/linux build/obj build/progs \
-		build/initramfs.root build/initramfs.cpio.gz build/initramfs.cpio.gz.tmp build/check build/*.stamp
+	rm -rf build/pristine build/pristine.tmp build/stage build/linux build/obj build/obj-bench build/progs \
+		build/progs-bench build/initramfs.root build/initramfs-bench.root build/initramfs*.cpio.gz \
+		build/initramfs*.cpio.gz.tmp build/check build/bench build/*.stamp build/config*.log
 
 help:
 	@grep -E '^[a-z-]+:.*##' Makefile | sed 's/:.*##/\t/'
