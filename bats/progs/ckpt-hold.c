@@ -4,10 +4,12 @@
  * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
  * shared memory segment attached), twice (a memfd mapped twice; fd 3 is
- * its first mapping's file, closed). Prints "ready PID" first.
+ * its first mapping's file, closed), stale (an epoll at fd 3 watching
+ * fd 4 of a pipe, moved to fd 6 since). Prints "ready PID" first.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
 		fd = shmat(shmget(IPC_PRIVATE, 4096, 0600), NULL, 0) == (void *)-1 ? -1 : 3;
 	else if (!strcmp(argv[1], "twice"))
 		fd = memfd_create("twice", 0);
+	else if (!strcmp(argv[1], "stale"))
+		fd = epoll_create1(0);
 	CHECK(fd == 3, "%s: %s", argv[1], strerror(errno));
 	if (!strcmp(argv[1], "twice")) {
 		CHECK(!ftruncate(fd, 4096) &&
@@ -42,6 +46,12 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2)
 		CHECK(!unlink(argv[2]), "unlink: %s", strerror(errno));
+	if (!strcmp(argv[1], "stale")) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		CHECK(!pipe(sv) && sv[0] == 4 && !epoll_ctl(3, EPOLL_CTL_ADD, 4, &ev) &&
+		      dup2(4, 6) == 6 && !close(4), "stale: %s", strerror(errno));
+	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	for (;;)

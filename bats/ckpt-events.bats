@@ -1,0 +1,34 @@
+#!/usr/bin/env bats
+# eventfd, signalfd and epoll: the files of an event loop.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+events_roundtrip() {
+	start_bg "$T/out" ckpt-events "$T/go"
+	roundtrip "$1" "$T/go"
+	cat "$T/out"
+	[ "$RC" -eq 0 ]
+	[ "$(sed -n 2p "$T/out")" = "events ok" ]
+}
+
+@test "events: eventfd counts, signalfd, epoll items and readiness, nested epoll (syscalls)" {
+	events_roundtrip syscall
+}
+
+@test "events: the same through /proc and restart()" {
+	events_roundtrip proc
+}
+
+@test "events: the same through /proc and /sys/kernel/ckpt/restart" {
+	events_roundtrip sysfs
+}
+
+@test "events: an epoll item whose fd was closed is refused, naming the fds" {
+	start_bg "$T/out" ckpt-hold stale
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 3: epoll watches a file no longer at fd 4"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+}
