@@ -4,7 +4,9 @@
  * (non-blocking, fd 3), a semaphore eventfd holding 3 (fd 4), a signalfd
  * for SIGUSR1 and SIGUSR2 with SIGUSR1 pending (fd 5), a pipe with data
  * (fds 6, 7), an epoll (fd 8) watching fds 3, 5, 6 (edge-triggered) and 7,
- * and an epoll (fd 9) watching the first one. Prints "ready", waits for
+ * an epoll (fd 9) watching the first one, a timerfd (fd 10) on
+ * CLOCK_MONOTONIC that expired twice unread and fires every 300 ms, and a
+ * one-shot CLOCK_BOOTTIME timerfd (fd 11) 20 s away. Prints "ready", waits for
  * GOFILE, checks what each file reports and which events are ready,
  * prints "events ok".
  */
@@ -15,6 +17,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include "ckpt.h"
 
 static void watch(int ep, int fd, uint32_t events, uint64_t data)
@@ -41,6 +45,30 @@ static void ready(int ep, int n, const uint64_t *want)
 	      (unsigned long long)seen);
 }
 
+static double secs(const struct timespec *ts)
+{
+	return ts->tv_sec + ts->tv_nsec / 1e9;
+}
+
+static void check_timerfds(void)
+{
+	struct itimerspec it;
+	uint64_t v;
+
+	CHECK(!timerfd_gettime(10, &it) && secs(&it.it_interval) == 0.3 &&
+	      secs(&it.it_value) > 0 && secs(&it.it_value) <= 0.3,
+	      "timerfd 10: %.3f left, every %.3f", secs(&it.it_value),
+	      secs(&it.it_interval));
+	CHECK(read(10, &v, 8) == 8 && v >= 2, "timerfd 10: %llu expirations",
+	      (unsigned long long)v);
+	CHECK(read(10, &v, 8) == 8 && v >= 1, "timerfd 10 stopped");
+	CHECK(!timerfd_gettime(11, &it) && secs(&it.it_interval) == 0 &&
+	      secs(&it.it_value) > 10 && secs(&it.it_value) <= 20,
+	      "timerfd 11: %.3f left", secs(&it.it_value));
+	CHECK(fcntl(11, F_GETFL) & O_NONBLOCK, "timerfd 11 lost O_NONBLOCK");
+	CHECK(read(11, &v, 8) == -1 && errno == EAGAIN, "timerfd 11 fired");
+}
+
 static void check(void)
 {
 	const uint64_t all[4] = { 0x1111, 0x2222, 0x3333, 0x4444 };
@@ -60,6 +88,7 @@ static void check(void)
 	CHECK(read(5, &si, sizeof(si)) == sizeof(si) && si.ssi_signo == SIGUSR1,
 	      "signalfd");
 	ready(8, 1, (const uint64_t []){ 0x4444 });
+	check_timerfds();
 	v = 2;
 	CHECK(write(3, &v, 8) == 8, "eventfd write");
 	ready(8, 2, (const uint64_t []){ 0x1111, 0x4444 });
@@ -90,6 +119,13 @@ int main(int argc, char **argv)
 	watch(8, 5, EPOLLIN, 0x3333);
 	watch(8, 7, EPOLLOUT, 0x4444);
 	watch(9, 8, EPOLLIN, 0x5555);
+	CHECK(timerfd_create(CLOCK_MONOTONIC, 0) == 10 &&
+	      timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK) == 11, "timerfd");
+	CHECK(!timerfd_settime(10, 0, &(struct itimerspec){ { 0, 300000000 },
+							  { 0, 1000000 } }, NULL) &&
+	      !timerfd_settime(11, 0, &(struct itimerspec){ { 0, 0 }, { 20, 0 } },
+			       NULL), "timerfd_settime");
+	usleep(400000);		/* two expirations, not read */
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	while (access(argv[1], F_OK))
