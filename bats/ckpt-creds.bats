@@ -8,11 +8,7 @@ setup() { ckpt_setup; chmod 755 "$T"; }
 teardown() { ckpt_teardown; }
 
 creds_roundtrip() {
-	start_bg "$T/out" "$2" "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	[ "$(sed -n 2p "$T/out")" = "$3 ok" ]
+	check_roundtrip "$1" "$3 ok" "$2" "$T/go"
 }
 
 @test "creds: uids, gids, groups, capabilities, securebits, no_new_privs (syscalls)" {

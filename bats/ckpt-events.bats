@@ -7,11 +7,7 @@ setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
 events_roundtrip() {
-	start_bg "$T/out" ckpt-events "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	[ "$(sed -n 2p "$T/out")" = "events ok" ]
+	check_roundtrip "$1" "events ok" ckpt-events "$T/go"
 }
 
 @test "events: eventfd counts, signalfd, epoll items and readiness, nested epoll (syscalls)" {

@@ -7,12 +7,7 @@ setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
 files_roundtrip() {
-	start_bg "$T/out" ckpt-files "$T" "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	# the restored process printed on the stdout it had, after "ready"
-	[ "$(sed -n 2p "$T/out")" = "files ok" ]
+	check_roundtrip "$1" "files ok" ckpt-files "$T" "$T/go"
 	[ "$(cat "$T/log")" = ab ]
 }
 

@@ -104,3 +104,16 @@ roundtrip() {
 	wait "$r" || RC=$?
 	cat "$T/rstr.out"
 }
+
+# check_roundtrip HOW OKLINE COMMAND... GOFILE: start COMMAND (output in
+# $T/out), take it through roundtrip HOW, and check that the restored
+# process exited 0 after printing OKLINE on its own stdout, after "ready".
+check_roundtrip() {
+	local how=$1 ok=$2
+	shift 2
+	start_bg "$T/out" "$@"
+	roundtrip "$how" "${!#}"
+	cat "$T/out"
+	[ "$RC" -eq 0 ]
+	[ "$(sed -n 2p "$T/out")" = "$ok" ]
+}

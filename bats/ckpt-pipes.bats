@@ -7,11 +7,7 @@ setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
 pipes_roundtrip() {
-	start_bg "$T/out" ckpt-pipes "$T" "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	[ "$(sed -n 2p "$T/out")" = "pipes ok" ]
+	check_roundtrip "$1" "pipes ok" ckpt-pipes "$T" "$T/go"
 }
 
 @test "pipes: both ends, a lone read end, 100 KiB in a 128 KiB pipe, a FIFO (syscalls)" {

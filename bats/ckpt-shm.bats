@@ -7,11 +7,7 @@ setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
 shm_roundtrip() {
-	start_bg "$T/out" ckpt-shm "$T" "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	[ "$(sed -n 2p "$T/out")" = "shm ok" ]
+	check_roundtrip "$1" "shm ok" ckpt-shm "$T" "$T/go"
 	[ "$(head -c 5 "$T/shared")" = world ]
 }
 

@@ -7,11 +7,7 @@ setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
 signals_roundtrip() {
-	start_bg "$T/out" ckpt-signals "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	[ "$(sed -n 2p "$T/out")" = "signals ok" ]
+	check_roundtrip "$1" "signals ok" ckpt-signals "$T/go"
 }
 
 @test "signals: handlers, mask, pending with siginfo, altstack, pdeathsig (syscalls)" {

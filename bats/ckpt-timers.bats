@@ -7,11 +7,7 @@ setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
 timers_roundtrip() {
-	start_bg "$T/out" ckpt-timers "$T/go"
-	roundtrip "$1" "$T/go"
-	cat "$T/out"
-	[ "$RC" -eq 0 ]
-	[ "$(sed -n 2p "$T/out")" = "timers ok" ]
+	check_roundtrip "$1" "timers ok" ckpt-timers "$T/go"
 }
 
 @test "timers: ITIMER_REAL, _VIRTUAL, _PROF time left and intervals, SIGALRM fires (syscalls)" {

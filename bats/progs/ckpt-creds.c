@@ -75,10 +75,7 @@ int main(int argc, char **argv)
 	get(&before);
 	CHECK(before.fs == 1000 && before.ngroups == 2 && before.nnp == 1 &&
 	      before.ambient == 1 << CAP_CHOWN, "setup");
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[1], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[1]);
 	get(&now);
 	CHECK(now.r == 1000 && now.e == 1001 && now.s == 1002 && now.fs == 1000,
 	      "uids %d %d %d %d", now.r, now.e, now.s, now.fs);

@@ -126,10 +126,7 @@ int main(int argc, char **argv)
 	      !timerfd_settime(11, 0, &(struct itimerspec){ { 0, 0 }, { 20, 0 } },
 			       NULL), "timerfd_settime");
 	usleep(400000);		/* two expirations, not read */
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[1], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[1]);
 	check();
 	printf("events ok\n");
 	return 0;

@@ -144,10 +144,7 @@ int main(int argc, char **argv)
 	CHECK(dup2(3, 10) == 10 && fcntl(10, F_SETFD, FD_CLOEXEC) == 0, "dup2");
 	CHECK(open("/dev/console", O_RDONLY | O_NOCTTY) == 11, "console");
 	umask(027);
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[2], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[2]);
 	check(argv[1]);
 	printf("files ok\n");
 	return 0;

@@ -42,10 +42,7 @@ int main(int argc, char **argv)
 		sum += zr[i];
 	zw = map(16 * MIB);
 	memset(zw, 0, 16 * MIB);
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[2], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[2]);
 	for (i = 0; i < len / 8; i++)
 		CHECK(p[i] == i * 0x9e3779b97f4a7c15ULL, "word %zu", i);
 	for (i = 0; i < 16 * MIB; i++)

@@ -59,10 +59,7 @@ int main(int argc, char **argv)
 	      !prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) &&
 	      !prctl(PR_SET_NAME, "lim-name"), "prctl: %s", strerror(errno));
 	CHECK(personality(PER_LINUX | ADDR_NO_RANDOMIZE) != -1, "personality");
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[1], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[1]);
 	for (i = 0; i < RLIM_NLIMITS; i++)
 		CHECK(!getrlimit(i, &rl) && rl.rlim_cur == want[i].rlim_cur &&
 		      rl.rlim_max == want[i].rlim_max, "rlimit %d: %lu/%lu", i,

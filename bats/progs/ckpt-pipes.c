@@ -66,10 +66,7 @@ int main(int argc, char **argv)
 	snprintf(fifo, sizeof(fifo), "%s/fifo", argv[1]);
 	CHECK(!mkfifo(fifo, 0600) && open(fifo, O_RDWR) == 8, "fifo");
 	CHECK(write(8, "fifo data", 9) == 9, "write fifo");
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[2], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[2]);
 	check();
 	printf("pipes ok\n");
 	return 0;

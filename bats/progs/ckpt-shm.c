@@ -103,10 +103,7 @@ int main(int argc, char **argv)
 	file = map(8 * KIB, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
 	close(fd);
 	memcpy(file, "hello", 5);
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[2], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[2]);
 	check();
 	printf("shm ok\n");
 	return 0;

@@ -156,10 +156,7 @@ int main(int argc, char **argv)
 	alt.ss_size = sizeof(altbuf);
 	CHECK(!sigaltstack(&alt, NULL), "sigaltstack");
 	CHECK(!prctl(PR_SET_PDEATHSIG, SIGUSR2), "pdeathsig");
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[1], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[1]);
 	check();
 	printf("signals ok\n");
 	return 0;

@@ -48,10 +48,7 @@ int main(int argc, char **argv)
 	CHECK(!setitimer(ITIMER_REAL, &real, NULL) &&
 	      !setitimer(ITIMER_VIRTUAL, &virt, NULL) &&
 	      !setitimer(ITIMER_PROF, &prof, NULL), "setitimer");
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (access(argv[1], F_OK))
-		usleep(10000);
+	ready_then_wait(argv[1]);
 	CHECK(!alarms, "SIGALRM came early");
 	expect(ITIMER_REAL, 0, 3, 2);
 	expect(ITIMER_VIRTUAL, 45, 50.1, 0);

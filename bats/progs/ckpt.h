@@ -36,4 +36,13 @@ static inline long sys_restart(int crid, int fd, unsigned long flags)
 
 #define CHECK(cond, ...) do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
 
+/* Print "ready PID" for the test, then wait until the file GO exists. */
+static inline void ready_then_wait(const char *go)
+{
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	while (access(go, F_OK))
+		usleep(10000);
+}
+
 #endif
