@@ -80,11 +80,16 @@ wait_gone() {
 #   syscall: checkpoint() and restart() (rstr becomes the process)
 #   proc:    cat /proc/PID/checkpoint, then restart()
 #   sysfs:   cat /proc/PID/checkpoint, then echo IMAGE > /sys/kernel/ckpt/restart
+#   sendfile: sendfile() of /proc/PID/checkpoint into a file (fails rather
+#            than reading), then restart()
+#   pipe:    cat /proc/PID/checkpoint | cat (a splice into a pipe), restart()
 roundtrip() {
 	local how=$1 go=$2 r
 	case $how in
 	syscall) ckpt-save "$PID" "$T/img" > /dev/null ;;
 	proc | sysfs) cat "/proc/$PID/checkpoint" > "$T/img" ;;
+	sendfile) ckpt-sendfile "/proc/$PID/checkpoint" "$T/img" ;;
+	pipe) cat "/proc/$PID/checkpoint" | cat > "$T/img" ;;
 	*) echo "roundtrip: unknown way $how" >&2; return 2 ;;
 	esac
 	kill -9 "$PID"

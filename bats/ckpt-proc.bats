@@ -23,6 +23,17 @@ last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
 	[ "$(stat -c %a /sys/kernel/ckpt/restart)" = 200 ]
 }
 
+@test "sendfile() into a file and splice() into a pipe stream whole images: every byte and register back" {
+	local how
+	for how in sendfile pipe; do
+		start_bg "$T/out" ckpt-mem "$T/go-$how"
+		roundtrip "$how" "$T/go-$how"
+		cat "$T/out"
+		[ "$RC" -eq 0 ]
+		sed -n 2p "$T/out" | grep -q "^all ok pid="
+	done
+}
+
 @test "cat a running process's checkpoint, kill it, echo the image back: same pid, counting on" {
 	start_bg "$T/out" ckpt-count "$T/count" 100
 	sleep 1
