@@ -5,7 +5,8 @@
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
  * shared memory segment attached), twice (a memfd mapped twice; fd 3 is
  * its first mapping's file, closed), stale (an epoll at fd 3 watching
- * fd 4 of a pipe, moved to fd 6 since). Prints "ready PID" first.
+ * fd 4 of a pipe, moved to fd 6 since); or a POSIX timer on its parent's
+ * CPU clock: cputimer. Prints "ready PID" first.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -13,7 +14,21 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <signal.h>
+#include <time.h>
 #include "ckpt.h"
+
+static int hold_cputimer(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_NONE };
+	clockid_t clock;
+	timer_t t;
+
+	errno = clock_getcpuclockid(getppid(), &clock);
+	if (errno || timer_create(clock, &ev, &t))
+		return -1;
+	return 3;
+}
 
 int main(int argc, char **argv)
 {
@@ -36,6 +51,8 @@ int main(int argc, char **argv)
 		fd = memfd_create("twice", 0);
 	else if (!strcmp(argv[1], "stale"))
 		fd = epoll_create1(0);
+	else if (!strcmp(argv[1], "cputimer"))
+		fd = hold_cputimer();
 	CHECK(fd == 3, "%s: %s", argv[1], strerror(errno));
 	if (!strcmp(argv[1], "twice")) {
 		CHECK(!ftruncate(fd, 4096) &&
