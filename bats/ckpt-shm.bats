@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 # Shared memory: anonymous, /dev/zero, memfd (contents saved), files (by path).
+# A memfd held at descriptors and mapped is one memfd again.
 
 load ckpt-lib
 
@@ -21,4 +22,20 @@ shm_roundtrip() {
 
 @test "shm: the same through /proc and /sys/kernel/ckpt/restart" {
 	shm_roundtrip sysfs
+}
+
+memfd_roundtrip() {
+	check_roundtrip "$1" "memfd ok" ckpt-memfd "$T/go"
+}
+
+@test "memfd: held at fds (dup, reopened) and mapped twice, sealed, private COW, mremap()ed anonymous (syscalls)" {
+	memfd_roundtrip syscall
+}
+
+@test "memfd: the same through /proc and restart()" {
+	memfd_roundtrip proc
+}
+
+@test "memfd: the same through /proc and /sys/kernel/ckpt/restart" {
+	memfd_roundtrip sysfs
 }

@@ -3,8 +3,7 @@
  * ckpt-hold KIND [PATH]: hold one object of KIND at fd 3 and sleep:
  * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
- * shared memory segment attached), twice (a memfd mapped twice; fd 3 is
- * its first mapping's file, closed), stale (an epoll at fd 3 watching
+ * shared memory segment attached), stale (an epoll at fd 3 watching
  * fd 4 of a pipe, moved to fd 6 since); or a POSIX timer on its parent's
  * CPU clock: cputimer. Prints "ready PID" first.
  */
@@ -35,7 +34,7 @@ int main(int argc, char **argv)
 	int fd = -1, sv[2];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted [PATH]\n");
+		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|cputimer\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
@@ -47,20 +46,11 @@ int main(int argc, char **argv)
 		fd = open(argv[2], O_RDWR | O_CREAT, 0600);
 	else if (!strcmp(argv[1], "sysvshm"))
 		fd = shmat(shmget(IPC_PRIVATE, 4096, 0600), NULL, 0) == (void *)-1 ? -1 : 3;
-	else if (!strcmp(argv[1], "twice"))
-		fd = memfd_create("twice", 0);
 	else if (!strcmp(argv[1], "stale"))
 		fd = epoll_create1(0);
 	else if (!strcmp(argv[1], "cputimer"))
 		fd = hold_cputimer();
 	CHECK(fd == 3, "%s: %s", argv[1], strerror(errno));
-	if (!strcmp(argv[1], "twice")) {
-		CHECK(!ftruncate(fd, 4096) &&
-		      mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED &&
-		      mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED,
-		      "twice: %s", strerror(errno));
-		close(fd);
-	}
 	if (argc > 2)
 		CHECK(!unlink(argv[2]), "unlink: %s", strerror(errno));
 	if (!strcmp(argv[1], "stale")) {
