@@ -83,6 +83,7 @@ wait_gone() {
 #   sendfile: sendfile() of /proc/PID/checkpoint into a file (fails rather
 #            than reading), then restart()
 #   pipe:    cat /proc/PID/checkpoint | cat (a splice into a pipe), restart()
+# AFTER_KILL, if set, is a command run once the process is gone.
 roundtrip() {
 	local how=$1 go=$2 r
 	case $how in
@@ -94,6 +95,7 @@ roundtrip() {
 	esac
 	kill -9 "$PID"
 	wait "$PID" 2> /dev/null || true
+	if [ -n "${AFTER_KILL:-}" ]; then $AFTER_KILL; fi
 	RC=0
 	if [ "$how" = sysfs ]; then
 		echo "$T/img" > /sys/kernel/ckpt/restart

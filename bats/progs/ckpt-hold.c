@@ -3,7 +3,7 @@
  * ckpt-hold KIND [PATH]: hold one object of KIND at fd 3 and sleep:
  * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
- * shared memory segment attached), stale (an epoll at fd 3 watching
+ * shared memory segment attached, made read-only by mprotect()), stale (an epoll at fd 3 watching
  * fd 4 of a pipe, moved to fd 6 since); or a POSIX timer on its parent's
  * CPU clock: cputimer. Prints "ready PID" first.
  */
@@ -16,6 +16,18 @@
 #include <signal.h>
 #include <time.h>
 #include "ckpt.h"
+
+/* removed at once: it goes when the process does */
+static int hold_sysvshm(void)
+{
+	int id = shmget(IPC_PRIVATE, 4096, 0600);
+	void *p = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
+
+	if (p == (void *)-1 || shmctl(id, IPC_RMID, NULL) ||
+	    mprotect(p, 4096, PROT_READ))
+		return -1;
+	return 3;
+}
 
 static int hold_cputimer(void)
 {
@@ -45,7 +57,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "deleted") && argc > 2)
 		fd = open(argv[2], O_RDWR | O_CREAT, 0600);
 	else if (!strcmp(argv[1], "sysvshm"))
-		fd = shmat(shmget(IPC_PRIVATE, 4096, 0600), NULL, 0) == (void *)-1 ? -1 : 3;
+		fd = hold_sysvshm();
 	else if (!strcmp(argv[1], "stale"))
 		fd = epoll_create1(0);
 	else if (!strcmp(argv[1], "cputimer"))
