@@ -5,10 +5,15 @@
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
  * shared memory segment attached, made read-only by mprotect()), stale (an epoll at fd 3 watching
  * fd 4 of a pipe, moved to fd 6 since); or a POSIX timer on its parent's
- * CPU clock: cputimer. Prints "ready PID" first.
+ * CPU clock: cputimer; or seccomp: strict (strict mode, then reads a
+ * pipe, fds 3 and 4, forever), listener (a filter whose user-space
+ * listener is fd 3). Prints "ready PID" first.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -29,6 +34,17 @@ static int hold_sysvshm(void)
 	return 3;
 }
 
+static int hold_listener(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = 1, .filter = &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		       SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+}
+
 static int hold_cputimer(void)
 {
 	struct sigevent ev = { .sigev_notify = SIGEV_NONE };
@@ -46,7 +62,7 @@ int main(int argc, char **argv)
 	int fd = -1, sv[2];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|cputimer\n");
+		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|cputimer|strict|listener\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
@@ -62,6 +78,10 @@ int main(int argc, char **argv)
 		fd = epoll_create1(0);
 	else if (!strcmp(argv[1], "cputimer"))
 		fd = hold_cputimer();
+	else if (!strcmp(argv[1], "listener"))
+		fd = hold_listener();
+	else if (!strcmp(argv[1], "strict"))
+		fd = pipe(sv) ? -1 : sv[0];
 	CHECK(fd == 3, "%s: %s", argv[1], strerror(errno));
 	if (argc > 2)
 		CHECK(!unlink(argv[2]), "unlink: %s", strerror(errno));
@@ -73,6 +93,13 @@ int main(int argc, char **argv)
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
+	if (!strcmp(argv[1], "strict")) {
+		char c;
+
+		prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT);
+		for (;;)
+			read(3, &c, 1);
+	}
 	for (;;)
 		pause();
 }
