@@ -154,6 +154,44 @@ refused() { # IMAGE: restart fails with an errno, nothing of the image runs
 	restore_ok "$T/img" "$T/out"
 }
 
+# A process that would run waits for a file that never comes: timeout.
+refused_waiting() { # IMAGE WHAT
+	local rc=0
+	timeout 20 rstr < "$1" > "$T/bad.out" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ] || [ "$rc" -ge 124 ]; then
+		echo "image $1 ($2) was not refused: rc=$rc" >&2
+		cat "$T/bad.out" >&2
+		return 1
+	fi
+}
+
+@test "bad images with POSIX timers, memfds, SysV segments, seccomp filters: flipped and truncated are refused" {
+	local prog img size end off keyed
+	for prog in ckpt-ptimers ckpt-memfd ckpt-sysv ckpt-seccomp; do
+		img="$T/$prog.img"
+		start_bg "$T/$prog.out" "$prog" "$T/never"
+		cat "/proc/$PID/checkpoint" > "$img"
+		kill -9 "$PID"
+		wait "$PID" 2> /dev/null || true
+		if [ "$prog" = ckpt-sysv ]; then
+			read -r _ _ keyed _ < "$T/$prog.out"
+			ckpt-sysv rm "$keyed"	# created again, then removed again
+		fi
+		size=$(stat -c %s "$img")
+		end=$((size < 65536 ? size : 65536))
+		for off in $(seq 0 $((end / 24)) $((end - 1))) $((size - 9)); do
+			cp "$img" "$T/bad"
+			flip "$T/bad" "$off"
+			refused_waiting "$T/bad" "$prog, byte $off flipped"
+		done
+		for off in $(seq 64 $((size / 8)) $((size - 1))); do
+			head -c "$off" "$img" > "$T/bad"
+			refused_waiting "$T/bad" "$prog, truncated at $off"
+		done
+	done
+	[ -z "$(awk 'NR > 1' /proc/sysvipc/shm)" ]
+}
+
 @test "permissions: a user checkpoints its own process, not another user's, and cannot restart" {
 	start_bg "$T/out1" ckpt-wait sleep 100000
 	expect_rc 1 as_nobody ckpt-save "$PID" - > /dev/null
