@@ -87,6 +87,7 @@ sysv_roundtrip() {
 	rstr < "$T/bad" > "$T/bad.out" 2>&1 || rc=$?
 	[ "$rc" -ne 0 ]
 	[ "$rc" -lt 128 ]
+	expect_log "image truncated at byte"	# at the end: after the segments
 	[ -z "$(awk -v a="$keyed" -v b="$gone" '$2 == a || $2 == b' /proc/sysvipc/shm)" ]
 	touch "$T/go"
 	restore_ok "$T/img" "$T/out2"
