@@ -12,6 +12,7 @@ teardown() { rm -rf /tmp/bench; }
 	echo "$output"
 	assert_success
 	assert_line --regexp '^raw ours 1 1 ckpt [0-9]+ held [0-9]+ image [0-9]+ restart [0-9]+ write [0-9]+ dirty [0-9]+$'
+	assert_line --regexp '^raw stopped 1 1 ckpt [0-9]+ held - image [0-9]+ restart - write - dirty -$'
 	assert_line --regexp '^raw criu 1 1 ckpt [0-9]+ held [0-9]+ image [0-9]+ restart [0-9]+ write [0-9]+ dirty [0-9]+$'
 	assert_line --regexp '^raw dd 1 1 ckpt [0-9]+ held - image 1048576 restart [0-9]+ write - dirty -$'
 	assert_line --partial 'bench: N=1 rep 1: ours ckpt'
