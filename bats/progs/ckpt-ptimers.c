@@ -6,11 +6,16 @@
  * SIGEV_THREAD_ID with SIGUSR2 (40 s); t4 CLOCK_MONOTONIC with the blocked
  * SIGRTMIN+2 every 100 ms, left to expire and overrun; t5
  * CLOCK_PROCESS_CPUTIME_ID SIGEV_NONE (1000 s); t6 never armed; t7
- * SIGEV_THREAD_ID with the blocked SIGUSR1 (3 s, fires after); one more
- * deleted to learn the next id - print "ready", wait for GOFILE, check
- * ids, time left and intervals (within what the checkpoint and restart
- * could take), dequeue t4's pending signal with its siginfo and wait for
- * the next one, check that the next new timer gets the next id, print
+ * SIGEV_THREAD_ID with the blocked SIGUSR1 (3 s, fires after); t8
+ * CLOCK_REALTIME SIGEV_NONE set with TIMER_ABSTIME for 60 s from now,
+ * then every 5 s; t9 CLOCK_REALTIME with TIMER_ABSTIME and the blocked
+ * SIGRTMIN+4, 1.5 s from now; one more deleted to learn the next id -
+ * print "ready", wait for GOFILE, check ids, time left and intervals
+ * (within what the checkpoint and restart could take), that t8 still
+ * expires at the same wall-clock time and t9 has expired (the test waits
+ * 2 s between checkpoint and restart, which a relative timer would not
+ * count), dequeue t4's pending signal with its siginfo and wait for the
+ * next one, check that the next new timer gets the next id, print
  * "ptimers ok".
  */
 #define _GNU_SOURCE
@@ -23,7 +28,8 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-static timer_t gone, t1, t2, t3, t4, t5, t6, t7, probe;
+static timer_t gone, t1, t2, t3, t4, t5, t6, t7, t8, t9, probe;
+static double t8_at;	/* CLOCK_REALTIME of t8's first expiry */
 static volatile sig_atomic_t rt1_fired;
 
 static void on_rt1(int sig, siginfo_t *si, void *uc)
@@ -67,6 +73,22 @@ static void arm(const char *name, timer_t t, time_t sec, long nsec,
 	      strerror(errno));
 }
 
+/* arm T to expire SEC s after CLOCK_REALTIME's now, with TIMER_ABSTIME */
+static double arm_abs(const char *name, timer_t t, double sec, time_t isec)
+{
+	struct itimerspec v = { { isec, 0 } };
+	struct timespec now;
+	double at;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	at = secs(&now) + sec;
+	v.it_value.tv_sec = (time_t)at;
+	v.it_value.tv_nsec = (long)((at - (time_t)at) * 1e9);
+	CHECK(!timer_settime(t, TIMER_ABSTIME, &v, NULL),
+	      "timer_settime %s: %s", name, strerror(errno));
+	return secs(&v.it_value);
+}
+
 static void get(const char *name, timer_t t, struct itimerspec *v)
 {
 	CHECK(!timer_gettime(t, v), "timer_gettime %s (id %d): %s", name, id(t),
@@ -101,6 +123,26 @@ static int pending(int sig)
 
 	CHECK(!sigpending(&set), "sigpending");
 	return sigismember(&set, sig);
+}
+
+/* t8 expires at the same CLOCK_REALTIME as before; t9's time has passed */
+static void expect_abs(void)
+{
+	struct itimerspec v;
+	struct timespec now;
+	double at;
+
+	get("t8", t8, &v);
+	clock_gettime(CLOCK_REALTIME, &now);
+	at = secs(&now) + secs(&v.it_value);
+	CHECK(at > t8_at - 0.05 && at < t8_at + 0.05 &&
+	      secs(&v.it_interval) == 5,
+	      "t8: expires at %.3f (expected %.3f), interval %.6f (expected 5)",
+	      at, t8_at, secs(&v.it_interval));
+	get("t9", t9, &v);
+	CHECK(!v.it_value.tv_sec && !v.it_value.tv_nsec && pending(SIGRTMIN + 4),
+	      "t9: %.6f left, SIGRTMIN+4 %spending (expected expired)",
+	      secs(&v.it_value), pending(SIGRTMIN + 4) ? "" : "not ");
 }
 
 static void dequeue_t4(const char *what, int min_overrun)
@@ -145,10 +187,10 @@ static void expect_t7(void)
 
 static void distinct_ids(void)
 {
-	timer_t all[] = { gone, t1, t2, t3, t4, t5, t6, t7, probe };
+	timer_t all[] = { gone, t1, t2, t3, t4, t5, t6, t7, t8, t9, probe };
 	int i, j;
 
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < 11; i++)
 		for (j = 0; j < i; j++)
 			CHECK(id(all[i]) != id(all[j]),
 			      "timers %d and %d have the same id %d", j, i,
@@ -165,6 +207,7 @@ static void check(void)
 	expect("t2", t2, 30, 50, 0);
 	expect("t3", t3, 20, 40, 0);
 	expect("t5", t5, 980, 1000, 0);
+	expect_abs();
 	get("t6", t6, &v);
 	CHECK(!v.it_value.tv_sec && !v.it_value.tv_nsec &&
 	      !v.it_interval.tv_sec && !v.it_interval.tv_nsec,
@@ -204,6 +247,7 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGRTMIN + 2);
 	sigaddset(&block, SIGUSR2);
 	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGRTMIN + 4);
 	CHECK(!sigprocmask(SIG_BLOCK, &block, NULL), "sigprocmask");
 	sa.sa_sigaction = on_rt1;
 	sigemptyset(&sa.sa_mask);
@@ -236,6 +280,11 @@ int main(int argc, char **argv)
 	t7 = make("t7", CLOCK_MONOTONIC, SIGEV_THREAD_ID, SIGUSR1,
 		  (union sigval){ .sival_int = 7777 });
 	arm("t7", t7, 3, 0, 0, 0);
+	t8 = make("t8", CLOCK_REALTIME, SIGEV_NONE, 0, (union sigval){ 0 });
+	t8_at = arm_abs("t8", t8, 60, 5);
+	t9 = make("t9", CLOCK_REALTIME, SIGEV_SIGNAL, SIGRTMIN + 4,
+		  (union sigval){ .sival_int = 9999 });
+	arm_abs("t9", t9, 1.5, 0);
 	probe = make("probe", CLOCK_MONOTONIC, SIGEV_NONE, 0, (union sigval){ 0 });
 	CHECK(!timer_delete(probe), "timer_delete probe: %s", strerror(errno));
 
