@@ -93,3 +93,21 @@ sysv_roundtrip() {
 	restore_ok "$T/img" "$T/out2"
 	[ "$(sed -n 2p "$T/out")" = "sysv ok" ]
 }
+
+@test "sysv: a restart that fails after the point of no return removes the segments it created" {
+	start_bg "$T/out" ckpt-sysv "$T/go" timer
+	read -r _ _ keyed gone < "$T/out"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	ckpt-sysv rm "$keyed"
+	rc=0
+	(ulimit -i 0 && exec rstr < "$T/img") > "$T/bad.out" 2>&1 || rc=$?
+	cat "$T/bad.out"
+	[ "$rc" -eq 137 ]	# killed: it had become the image's process
+	expect_log "cannot create POSIX timer 0"
+	[ -z "$(awk -v a="$keyed" -v b="$gone" '$2 == a || $2 == b' /proc/sysvipc/shm)" ]
+	touch "$T/go"
+	restore_ok "$T/img" "$T/out2"
+	[ "$(sed -n 2p "$T/out")" = "sysv ok" ]
+}

@@ -7,10 +7,15 @@
  * wait for GOFILE, check ids, keys, sizes, modes, attach counts, every
  * byte, that both attaches of "keyed" are one segment, and that "gone"
  * is still marked for removal; remove "keyed", print "sysv ok".
+ * With "timer" after GOFILE, also create a POSIX timer (CLOCK_MONOTONIC,
+ * SIGEV_NONE, 100 s), which restart cannot re-create when its caller's
+ * RLIMIT_SIGPENDING is 0: a failure after the point of no return.
  * ckpt-sysv rm ID: remove segment ID (IPC_RMID).
  */
+#include <signal.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <time.h>
 #include "ckpt.h"
 
 #define PG 4096
@@ -84,6 +89,16 @@ static void check(void)
 	      strerror(errno));
 }
 
+static void add_timer(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_NONE };
+	struct itimerspec v = { .it_value = { 100, 0 } };
+	timer_t t;
+
+	CHECK(!timer_create(CLOCK_MONOTONIC, &ev, &t) && !timer_settime(t, 0, &v, NULL),
+	      "timer: %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "rm")) {
@@ -91,11 +106,13 @@ int main(int argc, char **argv)
 		      argv[2], strerror(errno));
 		return 0;
 	}
-	if (argc != 2) {
-		fprintf(stderr, "usage: ckpt-sysv GOFILE | ckpt-sysv rm ID\n");
+	if (argc != 2 && (argc != 3 || strcmp(argv[2], "timer"))) {
+		fprintf(stderr, "usage: ckpt-sysv GOFILE [timer] | ckpt-sysv rm ID\n");
 		return 255;
 	}
 	setup();
+	if (argc == 3)
+		add_timer();
 	printf("ready %d %d %d\n", getpid(), keyed, gone);
 	fflush(stdout);
 	while (access(argv[1], F_OK))
