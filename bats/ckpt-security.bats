@@ -1,0 +1,189 @@
+#!/usr/bin/env bats
+# Callers are adversaries: a target that dies under its checkpoint, and a
+# checkpoint that would read what its caller may not.
+
+load ckpt-lib
+
+setup() {
+	ckpt_setup
+	chmod 0777 "$T"
+}
+teardown() { ckpt_teardown; }
+
+@test "security: a held target SIGKILLed while its checkpoint blocks gives ESRCH (100 rounds, as nobody)" {
+	run as_nobody ckpt-race kill 100
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok 100" ]
+}
+
+@test "security: the same with the target reaped before the checkpoint goes on (100 rounds, as nobody)" {
+	run as_nobody ckpt-race reap 100
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok 100" ]
+}
+
+# fifo_self_checkpoint MODE: root makes $T/f with MODE, holds it open and
+# writes "root secret" into it; nobody opens it O_WRONLY and checkpoints
+# itself into $T/img. Exit status in RC.
+fifo_self_checkpoint() {
+	mkfifo -m "$1" "$T/f"
+	exec 5<> "$T/f"
+	echo "root secret" >&5
+	RC=0
+	as_nobody sh -c "exec 5>&- 6> $T/f; exec ckpt-save 0 $T/img" \
+		< /dev/null > "$T/out" 2>&1 || RC=$?
+	exec 5>&-
+	cat "$T/out"
+}
+
+@test "security: a FIFO end held write-only, its data unreadable to the process: EPERM, the data not in the image" {
+	fifo_self_checkpoint 0622
+	[ "$RC" -eq 1 ]
+	expect_log "fd 6: 12 bytes in f the process may not read"
+	! grep -q "root secret" "$T/img"
+}
+
+@test "security: a FIFO end held write-only whose data the process may read: saved" {
+	fifo_self_checkpoint 0666
+	[ "$RC" -eq 0 ]
+	grep -q "root secret" "$T/img"
+}
+
+@test "security: seccomp filters are not given to a caller without CAP_SYS_ADMIN (syscall and /proc)" {
+	start_bg "$T/out" runas 65534 65534 ckpt-seccomp "$T/go"
+	expect_rc 1 as_nobody ckpt-save "$PID" "$T/img"
+	expect_log "seccomp filters need CAP_SYS_ADMIN"
+	run as_nobody cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Operation not permitted"* ]]
+	# root may: the process is checkpointed and runs on
+	ckpt-save "$PID" "$T/img" > /dev/null
+	touch "$T/go"
+	wait_gone "$PID"
+	grep -q "seccomp ok" "$T/out"
+}
+
+# privs_roundtrip HOW: nobody's process with RLIMIT_NPROC 0 and a parent-death
+# signal, checkpointed and restored by root.
+privs_roundtrip() {
+	touch "$T/out"
+	chmod 0666 "$T/out"
+	check_roundtrip "$1" "privs ok" runas 65534 65534 ckpt-privs "$T/go"
+}
+
+@test "security: restored by root, nobody's process counts as nobody's for RLIMIT_NPROC, keeps dumpable and its pdeath signal (syscalls)" {
+	privs_roundtrip syscall
+}
+
+@test "security: the same through /proc and /sys/kernel/ckpt/restart" {
+	privs_roundtrip sysfs
+}
+
+@test "security: root restoring nobody's image opens its files as nobody: one nobody may not open is EACCES" {
+	echo secret > "$T/rootonly"
+	chmod 0600 "$T/rootonly"
+	touch "$T/out"
+	chmod 0666 "$T/out"
+	start_bg "$T/out" sh -c "exec 5< $T/rootonly; exec runas 65534 65534 ckpt-wait sleep 100000"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	expect_rc 13 timeout 20 rstr < "$T/img"
+	expect_log "cannot open $T/rootonly"
+}
+
+@test "security: no open at restart gives the restorer a controlling terminal (an executable path now a tty)" {
+	cp "$CKPT_BIN/ckpt-wait" "$T/prog"
+	start_bg "$T/out" "$T/prog" sleep 100000
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	run ckpt-ctty "$T/img" "$T/prog"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "errno 13 tty 0" ]
+	expect_log "executable $T/prog: no regular file"
+}
+
+@test "security: a target that execs a setuid program while its checkpoint waits to hold it is refused (EPERM, 200 rounds, as nobody)" {
+	cp "$CKPT_BIN/ckpt-wait" "$T/suid"
+	chmod 4755 "$T/suid"
+	run as_nobody ckpt-race exec 200 "$T/suid"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "ok 200 images "* ]]
+}
+
+@test "security: a target stopped and continued by SIGSTOP/SIGCONT under 200 checkpoints: every image restores whole" {
+	run ckpt-stopcont sigcont 200 "$T"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok 200" ]
+}
+
+@test "security: a tracee its tracer changes and continues (SETREGS, POKEDATA, PTRACE_CONT) under 200 checkpoints: no torn image" {
+	run ckpt-stopcont ptrace 200 "$T"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok 200" ]
+}
+
+@test "security: a target held by a checkpoint is frozen by the cgroup v2 freezer, and thawed runs on" {
+	cg=/sys/fs/cgroup
+	mountpoint -q "$cg" || mount -t cgroup2 none "$cg"
+	cg=$cg/ckpt-freeze
+	mkdir -p "$cg"
+	start_bg "$T/out" ckpt-wait sleep 100000
+	target=$PID
+	echo "$target" > "$cg/cgroup.procs"
+	start_bg "$T/hold" ckpt-race hold "$target" "$T/go"
+	holder=$PID
+	echo 1 > "$cg/cgroup.freeze"
+	for i in $(seq 1 100); do
+		grep -q "^frozen 1" "$cg/cgroup.events" && break
+		sleep 0.05
+	done
+	frozen=$(grep -c "^frozen 1" "$cg/cgroup.events" || true)
+	echo 0 > "$cg/cgroup.freeze"
+	touch "$T/go"
+	wait "$holder"
+	cat "$T/hold"
+	kill -9 "$target"
+	wait "$target" 2> /dev/null || true
+	rmdir "$cg"
+	[ "$frozen" -eq 1 ]
+	grep -Eq "^held [1-9][0-9]*$" "$T/hold"
+}
+
+@test "security: 50000 opens and closes of /proc/PID/checkpoint of a task that never returns to user mode leave no thread behind (as nobody)" {
+	start_bg "$T/out" runas 65534 65534 ckpt-race vfork
+	child=$(cat "/proc/$PID/task/$PID/children")
+	BG_PIDS="$BG_PIDS $child"
+	run as_nobody ckpt-race opens "$PID" 50000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "threads 0" ]
+	# the task was never held: it is still in vfork(), and killable
+	grep -q "State:.*D\|State:.*S" "/proc/$PID/status"
+	kill -9 "$PID" "$child"
+	wait_gone "$PID"
+}
+
+@test "security: no kernel address in the records of images of several processes" {
+	local imgs="" p
+	for p in ckpt-events ckpt-signals ckpt-ptimers ckpt-seccomp ckpt-mem-dyn; do
+		start_bg "$T/$p.out" "$p" "$T/go"
+		cat "/proc/$PID/checkpoint" > "$T/$p.img"
+		kill -9 "$PID"
+		wait "$PID" 2> /dev/null || true
+		imgs="$imgs $T/$p.img"
+	done
+	start_bg "$T/pipes.out" ckpt-pipes "$T" "$T/go"
+	ckpt-save "$PID" "$T/pipes.img" > /dev/null
+	run ckpt-kscan $imgs "$T/pipes.img"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "clean "* ]]
+}
