@@ -187,3 +187,56 @@ privs_roundtrip() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == "clean "* ]]
 }
+
+# mutated IMAGE MUTATION WANT_RC LOG: restart of IMAGE changed by MUTATION
+# (checksum recomputed) fails with errno WANT_RC before the point of no
+# return (a caller killed after it would exit 137), logging LOG.
+mutated() {
+	local rc=0
+	ckpt-mutate "$1" "$T/bad" "$2"
+	timeout 20 rstr < "$T/bad" > "$T/bad.out" 2>&1 || rc=$?
+	if [ "$rc" -ne "$3" ]; then
+		echo "mutation $2: restart exited $rc, expected $3" >&2
+		cat "$T/bad.out" >&2
+		return 1
+	fi
+	expect_log "$4"
+}
+
+# image_of NAME COMMAND...: $T/NAME.img of COMMAND, killed after
+image_of() {
+	local name=$1
+	shift
+	start_bg "$T/$name.out" "$@"
+	cat "/proc/$PID/checkpoint" > "$T/$name.img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+}
+
+@test "security: images that only fail after the point of no return are refused before it (checksum recomputed)" {
+	image_of sleep ckpt-wait sleep 100000
+	# the recomputed checksum of an unchanged image is the image's own
+	ckpt-mutate "$T/sleep.img" "$T/same" none
+	cmp "$T/sleep.img" "$T/same"
+	mutated "$T/sleep.img" clockid 22 "cpu record: bad syscall restart"
+	mutated "$T/sleep.img" dr7 22 "cpu record: bad DR7 0x20001"
+	mutated "$T/sleep.img" tls 95 "TLS descriptors unsupported"
+	mutated "$T/sleep.img" xfeatures 22 "invalid xstate\|not permitted here"
+	image_of seccomp ckpt-seccomp "$T/go"
+	mutated "$T/seccomp.img" bpf 22 "seccomp filters refused by the checkers"
+	image_of events ckpt-events "$T/go"
+	mutated "$T/events.img" epolldup 22 "watched twice"
+	image_of ptimers ckpt-ptimers "$T/go"
+	mutated "$T/ptimers.img" alarm 95 "no alarm clock here"
+	mutated "$T/ptimers.img" clock10 22 "POSIX timer 0: malformed"
+}
+
+@test "security: 500000 descriptors of one file checkpoint and restore (descriptor table read in batches, files indexed by hash)" {
+	echo data > "$T/file"
+	check_roundtrip syscall "fds ok" ckpt-fds dup 500000 "$T/file" "$T/go"
+}
+
+@test "security: 100000 distinct files of one path the same way" {
+	echo data > "$T/file"
+	check_roundtrip proc "fds ok" ckpt-fds open 100000 "$T/file" "$T/go"
+}
