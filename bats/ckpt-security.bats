@@ -240,3 +240,39 @@ image_of() {
 	echo data > "$T/file"
 	check_roundtrip proc "fds ok" ckpt-fds open 100000 "$T/file" "$T/go"
 }
+
+@test "security: a process sharing its address space (CLONE_VM) or signal handlers (CLONE_SIGHAND) with another is refused" {
+	start_bg "$T/vm.out" ckpt-share vm
+	child=$(sed -n 's/^ready //p' "$T/vm.out")
+	BG_PIDS="$BG_PIDS $child"
+	expect_rc 95 ckpt-save "$child" "$T/img"
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "address space shared with another process"
+	start_bg "$T/sig.out" ckpt-share sighand
+	child=$(sed -n 's/^ready //p' "$T/sig.out")
+	BG_PIDS="$BG_PIDS $child"
+	expect_rc 95 ckpt-save "$child" "$T/img"
+	expect_log "shares its signal handlers with another process"
+}
+
+@test "security: restart unshares the restorer's signal handlers, as execve() does: a CLONE_SIGHAND sibling keeps its own" {
+	image_of sleep ckpt-wait sleep 100000
+	ckpt-share restart "$T/sleep.img" "$T/sib" > "$T/r.out" 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	for i in $(seq 1 100); do
+		[ -s "$T/sib" ] && break
+		sleep 0.05
+	done
+	cat "$T/sib" "$T/r.out"
+	grep -qx "sibling ok" "$T/sib"
+	grep -q "^Name:.*ckpt-wait" "/proc/$r/status"
+}
+
+@test "security: a memfd the process holds write-only and may not reopen for reading: EPERM, its pages not in the image" {
+	run ckpt-memfd-wo "$T/img"
+	echo "$output"
+	[ "$output" = "checkpoint -1 errno 1" ]
+	expect_log "shared memory secret the process may not read"
+	! grep -q "root secret" "$T/img"
+}
