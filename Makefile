@@ -1,5 +1,5 @@
 # Build/boot/test harness. `make check` is the test command (also .ci/run).
-.PHONY: check bench demo deps kernel initramfs checkpatch kernel-git export clean help
+.PHONY: check bench demo fuzz deps kernel initramfs checkpatch kernel-git export clean help
 
 check:          ## deps + kernel + initramfs + bats suite in the guest (last line: N passed, N failed, N skipped)
 	@scripts/check
@@ -9,6 +9,9 @@ bench:          ## non-debug kernel + criu in one guest boot: ours vs criu vs tm
 
 demo:           ## set up like check, boot the guest: count, checkpoint with cat, kill, restore with echo
 	@scripts/demo
+
+fuzz:           ## set up like check, boot the guest: ckpt-fuzz restarts FUZZ_CASES (50000) changed images (FUZZ_SEED, FUZZ_TIMEOUT)
+	@scripts/fuzz
 
 deps:           ## install missing Debian packages
 	@scripts/deps

@@ -22,6 +22,15 @@ events_roundtrip() {
 	events_roundtrip sysfs
 }
 
+@test "events: an epoll watching an epoll that watches another is refused at checkpoint, the process runs on" {
+	start_bg "$T/out" ckpt-hold nested
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 3: epoll nested more than once (fd 4)"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	run cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ]
+}
+
 @test "events: an epoll item whose fd was closed is refused, naming the fds" {
 	start_bg "$T/out" ckpt-hold stale
 	expect_rc 95 ckpt-save "$PID" "$T/img"

@@ -63,3 +63,10 @@ files_roundtrip() {
 		expect_log "fd 3: socket"
 	fi
 }
+
+@test "files: /dev/tty, the controlling terminal, is refused naming the fd; the process runs on" {
+	start_bg "$T/out" ckpt-hold devtty
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 5: /dev/tty, the controlling terminal, cannot come back"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+}

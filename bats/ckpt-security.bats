@@ -81,6 +81,55 @@ privs_roundtrip() {
 	privs_roundtrip sysfs
 }
 
+@test "security: restored by root while nobody is at its RLIMIT_NPROC, the process's next execve() is EAGAIN, as after setuid()" {
+	local how
+	for how in syscall sysfs; do
+		start_bg "$T/sleeper" runas 65534 65534 ckpt-wait sleep 100000
+		touch "$T/out"
+		chmod 0666 "$T/out"
+		rm -f "$T/go"
+		check_roundtrip "$how" "privs ok" runas 65534 65534 ckpt-privs exec "$T/go"
+	done
+}
+
+# keys_roundtrip HOW: nobody's process restored by root from a session
+# keyring of root's with a key only its possessors may read.
+keys_roundtrip() {
+	local r
+	touch "$T/out"
+	chmod 0666 "$T/out"
+	start_bg "$T/out" runas 65534 65534 ckpt-keys "$T/go" "$T/ids"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	RC=0
+	if [ "$1" = sysfs ]; then
+		ckpt-keys restore "$T/ids" "$T/img" sysfs "$PID" &
+		r=$!
+		BG_PIDS="$BG_PIDS $r $PID"
+		touch "$T/go"
+		wait "$r" || RC=$?
+	else
+		ckpt-keys restore "$T/ids" "$T/img" syscall "$PID" > "$T/rstr.out" 2>&1 &
+		r=$!
+		BG_PIDS="$BG_PIDS $r"
+		touch "$T/go"
+		wait "$r" || RC=$?
+		cat "$T/rstr.out"
+	fi
+	cat "$T/out"
+	[ "$RC" -eq 0 ]
+	[ "$(sed -n 2p "$T/out")" = "keys ok" ]
+}
+
+@test "security: restored by root, nobody's process has neither root's session keyring nor its keys (restart())" {
+	keys_roundtrip syscall
+}
+
+@test "security: the same through /sys/kernel/ckpt/restart" {
+	keys_roundtrip sysfs
+}
+
 @test "security: root restoring nobody's image opens its files as nobody: one nobody may not open is EACCES" {
 	echo secret > "$T/rootonly"
 	chmod 0600 "$T/rootonly"
@@ -114,6 +163,44 @@ privs_roundtrip() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "ok 200 images "* ]]
+}
+
+@test "security: the same through /proc/PID/checkpoint, which pins the address space it was opened for (200 rounds, as nobody)" {
+	cp "$CKPT_BIN/ckpt-wait" "$T/suid"
+	chmod 4755 "$T/suid"
+	run as_nobody ckpt-race exec 200 "$T/suid" proc
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "ok 200 images "* ]]
+}
+
+@test "security: a target held by a /proc/PID/checkpoint reader does not keep suspend from freezing tasks (pm_test freezer)" {
+	start_bg "$T/out" ckpt-race shared 8
+	target=$PID
+	start_bg "$T/hold" ckpt-race holdproc "$target" "$T/go"
+	holder=$PID
+	# held: the checkpoint thread waits on its full pipe, the target in D
+	for i in $(seq 1 100); do
+		grep -q "State:.*D" "/proc/$target/status" && break
+		sleep 0.05
+	done
+	grep -q "State:.*D" "/proc/$target/status"
+	echo freezer > /sys/power/pm_test
+	echo 0 > /sys/module/suspend/parameters/pm_test_delay
+	rc=0
+	echo freeze > /sys/power/state || rc=$?
+	echo none > /sys/power/pm_test
+	dmesg | grep -i "freez" || true
+	[ "$rc" -eq 0 ]
+	expect_log "Freezing user space processes"
+	! dmesg | grep -q "Freezing of tasks failed"
+	# still held after the thaw; the reader then gets the whole image
+	grep -q "State:.*D" "/proc/$target/status"
+	touch "$T/go"
+	wait "$holder"
+	cat "$T/hold"
+	grep -Eq "^image [0-9]{7,}$" "$T/hold"
+	grep -q "State:.*S" "/proc/$target/status"
 }
 
 @test "security: a target stopped and continued by SIGSTOP/SIGCONT under 200 checkpoints: every image restores whole" {
@@ -231,6 +318,26 @@ image_of() {
 	mutated "$T/ptimers.img" clock10 22 "POSIX timer 0: malformed"
 }
 
+@test "security: a pipe is sized at restart within F_SETPIPE_SZ's limits before its data is read, nothing sized from the image" {
+	touch "$T/pipes.out"
+	chmod 0666 "$T/pipes.out"
+	image_of pipes runas 65534 65534 ckpt-pipes "$T" "$T/go"
+	# 16 MiB: more than pipe-max-size, which only CAP_SYS_RESOURCE may pass
+	ckpt-mutate "$T/pipes.img" "$T/big.img" pipebig
+	chmod 0644 "$T/big.img"
+	expect_rc 1 capsrun 65534 65534 40 rstr 0 "$T/big.img"
+	expect_log "cannot make a pipe of 16777216 bytes"
+	# root may: the process comes back with every byte of its pipes
+	touch "$T/go"
+	RC=0
+	rstr 0 "$T/big.img" || RC=$?
+	cat "$T/pipes.out"
+	[ "$RC" -eq 0 ]
+	[ "$(sed -n 2p "$T/pipes.out")" = "pipes ok" ]
+	# 4 GiB of data the image does not have: refused, not allocated
+	mutated "$T/pipes.img" pipehuge 22 "cannot make a pipe of 4294963200 bytes"
+}
+
 @test "security: 500000 descriptors of one file checkpoint and restore (descriptor table read in batches, files indexed by hash)" {
 	echo data > "$T/file"
 	ulimit -n 600000	# the restorer's limit bounds the descriptors it makes
@@ -243,7 +350,7 @@ image_of() {
 	check_roundtrip proc "fds ok" ckpt-fds open 100000 "$T/file" "$T/go"
 }
 
-@test "security: a process sharing its address space (CLONE_VM) or signal handlers (CLONE_SIGHAND) with another is refused" {
+@test "security: a process sharing its address space (CLONE_VM), signal handlers (CLONE_SIGHAND) or fs context (CLONE_FS) with another is refused" {
 	start_bg "$T/vm.out" ckpt-share vm
 	child=$(sed -n 's/^ready //p' "$T/vm.out")
 	BG_PIDS="$BG_PIDS $child"
@@ -255,6 +362,18 @@ image_of() {
 	BG_PIDS="$BG_PIDS $child"
 	expect_rc 95 ckpt-save "$child" "$T/img"
 	expect_log "shares its signal handlers with another process"
+	start_bg "$T/fs.out" ckpt-share fs
+	child=$(sed -n 's/^ready //p' "$T/fs.out")
+	BG_PIDS="$BG_PIDS $child"
+	expect_rc 95 ckpt-save "$child" "$T/img"
+	expect_log "shares its working directory, root and umask with another process"
+}
+
+@test "security: a process holding SEM_UNDO semaphore adjustments is refused (its exit undoes them)" {
+	start_bg "$T/out" ckpt-share semundo
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "SEM_UNDO adjustments"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
 }
 
 @test "security: restart unshares the restorer's signal handlers, as execve() does: a CLONE_SIGHAND sibling keeps its own" {
@@ -277,4 +396,11 @@ image_of() {
 	[ "$output" = "checkpoint -1 errno 1" ]
 	expect_log "shared memory memfd:secret the process may not read"
 	! grep -q "root secret" "$T/img"
+}
+
+@test "security: a personality restart cannot set (linux32) is refused at checkpoint, not only at restart" {
+	start_bg "$T/out" linux32 ckpt-wait sleep 100000
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "personality 0x8 unsupported"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
 }

@@ -37,6 +37,13 @@ memfd_roundtrip() {
 	check_roundtrip "$1" "memfd ok" ckpt-memfd "$T/go"
 }
 
+@test "memfd: nobody's memfds restored by root are nobody's, with their modes" {
+	chmod 0777 "$T"
+	touch "$T/out"
+	chmod 0666 "$T/out"
+	check_roundtrip syscall "memfd ok" runas 65534 65534 ckpt-memfd "$T/go"
+}
+
 @test "memfd: held at fds (dup, reopened) and mapped twice, sealed, private COW, mremap()ed anonymous (syscalls)" {
 	memfd_roundtrip syscall
 }

@@ -4,7 +4,10 @@
  * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
  * shared memory segment attached, made read-only by mprotect()), stale (an epoll at fd 3 watching
- * fd 4 of a pipe, moved to fd 6 since); or a POSIX timer on its parent's
+ * fd 4 of a pipe, moved to fd 6 since), nested (an epoll at fd 3 watching
+ * one at fd 4 watching one at fd 5 watching a pipe), devtty (a new session
+ * with a pty whose master is fd 3 and slave fd 4 its controlling terminal,
+ * and /dev/tty open at fd 5); or a POSIX timer on its parent's
  * CPU clock: cputimer; or seccomp: strict (strict mode, then reads a
  * pipe, fds 3 and 4, forever), listener (a filter whose user-space
  * listener is fd 3). Prints "ready PID" first.
@@ -57,12 +60,24 @@ static int hold_cputimer(void)
 	return 3;
 }
 
+static int hold_devtty(void)
+{
+	int m;
+
+	CHECK(setsid() > 0, "setsid: %s", strerror(errno));
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	CHECK(m == 3 && !grantpt(m) && !unlockpt(m), "pty: %s", strerror(errno));
+	CHECK(open(ptsname(m), O_RDWR) == 4, "slave: %s", strerror(errno));
+	CHECK(open("/dev/tty", O_RDWR) == 5, "/dev/tty: %s", strerror(errno));
+	return m;
+}
+
 int main(int argc, char **argv)
 {
 	int fd = -1, sv[2];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|cputimer|strict|listener\n");
+		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|nested|devtty|cputimer|strict|listener\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
@@ -74,8 +89,10 @@ int main(int argc, char **argv)
 		fd = open(argv[2], O_RDWR | O_CREAT, 0600);
 	else if (!strcmp(argv[1], "sysvshm"))
 		fd = hold_sysvshm();
-	else if (!strcmp(argv[1], "stale"))
+	else if (!strcmp(argv[1], "stale") || !strcmp(argv[1], "nested"))
 		fd = epoll_create1(0);
+	else if (!strcmp(argv[1], "devtty"))
+		fd = hold_devtty();
 	else if (!strcmp(argv[1], "cputimer"))
 		fd = hold_cputimer();
 	else if (!strcmp(argv[1], "listener"))
@@ -90,6 +107,14 @@ int main(int argc, char **argv)
 
 		CHECK(!pipe(sv) && sv[0] == 4 && !epoll_ctl(3, EPOLL_CTL_ADD, 4, &ev) &&
 		      dup2(4, 6) == 6 && !close(4), "stale: %s", strerror(errno));
+	}
+	if (!strcmp(argv[1], "nested")) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		CHECK(epoll_create1(0) == 4 && epoll_create1(0) == 5 && !pipe(sv) &&
+		      !epoll_ctl(5, EPOLL_CTL_ADD, sv[0], &ev) &&
+		      !epoll_ctl(4, EPOLL_CTL_ADD, 5, &ev) &&
+		      !epoll_ctl(3, EPOLL_CTL_ADD, 4, &ev), "nested: %s", strerror(errno));
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);

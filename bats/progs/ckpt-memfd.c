@@ -4,13 +4,14 @@
  * allowed, F_SEAL_SHRINK|F_SEAL_GROW, 3 pages + 100 bytes) at fd 3 with
  * its offset at 12345, dup()ed at fd 4, reopened read-only at fd 5 with
  * an offset of its own, and mapped shared twice (all of it, and its second
- * page alone); "plain" (no sealing) at fd 6, unmapped; "private" mapped
+ * page alone); "plain" (no sealing, mode 0642) at fd 6, unmapped; "private" mapped
  * MAP_PRIVATE with one page written (copied on write) and its fd closed;
  * "future" (fd 7) sealed F_SEAL_FUTURE_WRITE after a writable shared
  * mapping;
  * plus a MAP_SHARED|MAP_ANONYMOUS page mapped a second time by mremap().
  * Prints "ready", waits for GOFILE, checks names, seals, sizes, offsets,
- * every byte, and that each shared thing is still one, prints "memfd ok".
+ * modes and owners, every byte, and that each shared thing is still one,
+ * prints "memfd ok".
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -87,6 +88,7 @@ static void setup(void)
 	CHECK(open("/proc/self/fd/3", O_RDONLY) == 5, "reopen: %s", strerror(errno));
 	CHECK(lseek(5, 777, SEEK_SET) == 777, "lseek 5");
 	CHECK(memfd_create("plain", 0) == 6, "memfd plain");
+	CHECK(!fchmod(6, 0642), "fchmod: %s", strerror(errno));
 	fill(6, 2 * PG, 3);
 	fd = memfd_create("private", 0);
 	CHECK(fd == 7, "memfd private");
@@ -150,8 +152,12 @@ static void check_shared(void)
 static void check_others(void)
 {
 	unsigned char buf[2 * PG];
+	struct stat st;
 
 	check_link(6, "/memfd:plain (deleted)");
+	CHECK(!fstat(6, &st) && (st.st_mode & 07777) == 0642 &&
+	      st.st_uid == geteuid() && st.st_gid == getegid(),
+	      "plain: mode %o owner %d:%d", st.st_mode & 07777, st.st_uid, st.st_gid);
 	CHECK(fcntl(6, F_GET_SEALS) == F_SEAL_SEAL, "seals of plain: %#x",
 	      fcntl(6, F_GET_SEALS));
 	CHECK(pread(6, buf, sizeof(buf), 0) == 2 * PG, "pread plain");

@@ -2,9 +2,11 @@
 /*
  * ckpt-pipes DIR GOFILE: hold pipes with data in them: both ends of one
  * (fds 3, 4), only the read end of another whose writer is gone (fd 5),
- * a 128 KiB pipe holding 100 KiB with a non-blocking write end (fds 6, 7),
- * and a FIFO DIR/fifo open read-write (fd 8). Prints "ready", waits for
- * GOFILE, checks every byte, size and flag, and prints "pipes ok".
+ * a 128 KiB pipe holding 100 KiB with a non-blocking write end (fds 6, 7)
+ * opened again through /proc/self/fd/7, blocking, at fd 9, and a FIFO
+ * DIR/fifo open read-write (fd 8). Prints "ready", waits for
+ * GOFILE, checks every byte, size and flag, that the process owns the
+ * pipes, and prints "pipes ok".
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -25,6 +27,10 @@ static void expect(int fd, const char *data, size_t len)
 
 static void check(void)
 {
+	struct stat st;
+
+	CHECK(!fstat(3, &st) && st.st_uid == geteuid() && (st.st_mode & 0777) == 0600,
+	      "pipe owner %d mode %o", st.st_uid, st.st_mode & 0777);
 	CHECK(fcntl(4, F_SETFL, O_NONBLOCK) == 0, "setfl");
 	expect(3, "hello pipe", 10);
 	CHECK(write(4, "more", 4) == 4, "write 4");
@@ -38,6 +44,11 @@ static void check(void)
 	CHECK((fcntl(6, F_GETFL) & (O_ACCMODE | O_NONBLOCK)) == O_RDONLY,
 	      "fd 6 flags %#x", fcntl(6, F_GETFL));
 	expect(6, big, BIG);
+	/* fd 9 is another description of the write end, with its own flags */
+	CHECK((fcntl(9, F_GETFL) & (O_ACCMODE | O_NONBLOCK)) == O_WRONLY,
+	      "fd 9 flags %#x", fcntl(9, F_GETFL));
+	CHECK(write(9, "nine", 4) == 4, "write 9");
+	expect(6, "nine", 4);
 	CHECK(fcntl(8, F_SETFL, O_NONBLOCK) == 0, "setfl 8");
 	expect(8, "fifo data", 9);
 }
@@ -66,6 +77,7 @@ int main(int argc, char **argv)
 	snprintf(fifo, sizeof(fifo), "%s/fifo", argv[1]);
 	CHECK(!mkfifo(fifo, 0600) && open(fifo, O_RDWR) == 8, "fifo");
 	CHECK(write(8, "fifo data", 9) == 9, "write fifo");
+	CHECK(open("/proc/self/fd/7", O_WRONLY) == 9, "reopen 7: %s", strerror(errno));
 	ready_then_wait(argv[2]);
 	check();
 	printf("pipes ok\n");

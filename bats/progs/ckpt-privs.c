@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ckpt-privs GOFILE (as an unprivileged user): set RLIMIT_NPROC to 0 and
- * the parent-death signal to SIGUSR2, check that fork() fails with EAGAIN
- * and that the process is dumpable; print "ready", wait for GOFILE, check
- * the same again and print "privs ok".
+ * ckpt-privs [exec] GOFILE (as an unprivileged user): set RLIMIT_NPROC to
+ * 0 and the parent-death signal to SIGUSR2, check that fork() fails with
+ * EAGAIN and that the process is dumpable; print "ready", wait for
+ * GOFILE, check the same again and print "privs ok". With "exec", also
+ * check then that execve() fails with EAGAIN: restored by root while
+ * another process of the user runs, the process was moved to a user over
+ * its RLIMIT_NPROC, as by setuid().
  */
 #include <signal.h>
 #include <sys/prctl.h>
@@ -34,15 +37,19 @@ int main(int argc, char **argv)
 {
 	struct rlimit rl = { 0, 0 };
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: ckpt-privs GOFILE\n");
+	if (argc != 2 && (argc != 3 || strcmp(argv[1], "exec"))) {
+		fprintf(stderr, "usage: ckpt-privs [exec] GOFILE\n");
 		return 2;
 	}
 	CHECK(!setrlimit(RLIMIT_NPROC, &rl), "setrlimit: %m");
 	CHECK(!prctl(PR_SET_PDEATHSIG, SIGUSR2), "PR_SET_PDEATHSIG: %m");
 	check("before");
-	ready_then_wait(argv[1]);
+	ready_then_wait(argv[argc - 1]);
 	check("after");
+	if (argc == 3) {
+		execl("/proc/self/exe", "ckpt-privs", (char *)NULL);
+		CHECK(errno == EAGAIN, "after: execve() over RLIMIT_NPROC: %m");
+	}
 	printf("privs ok\n");
 	return 0;
 }

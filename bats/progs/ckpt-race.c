@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ckpt-race kill|reap ROUNDS: a checkpoint whose target dies under it.
- * ckpt-race exec ROUNDS SUID: a checkpoint whose target execs a setuid
- * program.
+ * ckpt-race exec ROUNDS SUID [proc]: a checkpoint whose target execs a
+ * setuid program, taken with checkpoint() or read from /proc/PID/checkpoint.
+ * ckpt-race shared MIB: print "ready", then pause with MIB MiB of shared
+ * anonymous memory written (a checkpoint holds it until they are saved).
+ * ckpt-race holdproc PID GOFILE: open /proc/PID/checkpoint, print "ready",
+ * wait for GOFILE, read the image and print "image BYTES" or "error ERRNO".
  * ckpt-race hold PID GOFILE: hold PID with a checkpoint that blocks on a
  * full pipe; print "ready", wait for GOFILE, drain, print "held RET".
  * ckpt-race vfork: print "ready PID", vfork() a child that pauses: the
@@ -128,7 +132,24 @@ static unsigned int image_euid(int fd)
 	FAIL("no CREDS record");
 }
 
-static void exec_rounds(int n, const char *suid)
+/* Checkpoint @pid into @fd through /proc: 0 or -1 with errno set. */
+static long proc_checkpoint(pid_t pid, int fd)
+{
+	char path[64], buf[65536];
+	ssize_t n;
+	int in;
+
+	snprintf(path, sizeof(path), "/proc/%d/checkpoint", pid);
+	in = open(path, O_RDONLY);
+	if (in < 0)
+		return errno == EACCES ? (errno = EPERM, -1) : -1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		CHECK(write(fd, buf, n) == n, "write image: %m");
+	close(in);
+	return n ? -1 : 1;
+}
+
+static void exec_rounds(int n, const char *suid, int proc)
 {
 	int i, fd, status, images = 0, refused = 0;
 	unsigned int euid;
@@ -146,7 +167,7 @@ static void exec_rounds(int n, const char *suid)
 		fd = memfd_create("img", MFD_CLOEXEC);
 		CHECK(fd >= 0, "memfd_create: %m");
 		usleep((i % 25) * 200);
-		ret = sys_checkpoint(child, fd, 0);
+		ret = proc ? proc_checkpoint(child, fd) : sys_checkpoint(child, fd, 0);
 		CHECK(ret > 0 || errno == EPERM, "round %d: %m", i);
 		if (ret > 0) {
 			euid = image_euid(fd);
@@ -160,6 +181,38 @@ static void exec_rounds(int n, const char *suid)
 		close(fd);
 	}
 	printf("ok %d images %d refused %d\n", n, images, refused);
+}
+
+static void shared(long mib)
+{
+	char *p = mmap(NULL, mib << 20, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED, "mmap: %m");
+	memset(p, 's', mib << 20);
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+static void holdproc(pid_t pid, const char *go)
+{
+	char path[64], buf[65536];
+	long total = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/checkpoint", pid);
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0, "%s: %m", path);
+	ready_then_wait(go);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	if (n < 0)
+		printf("error %d\n", errno);
+	else
+		printf("image %ld\n", total);
 }
 
 static void hold(pid_t pid, const char *go)
@@ -223,8 +276,15 @@ int main(int argc, char **argv)
 {
 	int i, n, reap;
 
-	if (argc == 4 && !strcmp(argv[1], "exec")) {
-		exec_rounds(atoi(argv[2]), argv[3]);
+	if ((argc == 4 || (argc == 5 && !strcmp(argv[4], "proc"))) &&
+	    !strcmp(argv[1], "exec")) {
+		exec_rounds(atoi(argv[2]), argv[3], argc == 5);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "shared"))
+		shared(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "holdproc")) {
+		holdproc(atoi(argv[2]), argv[3]);
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "hold")) {
@@ -244,7 +304,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "reap"))) {
-		fprintf(stderr, "usage: ckpt-race kill|reap ROUNDS | exec ROUNDS SUID | hold PID GOFILE | vfork | opens PID N\n");
+		fprintf(stderr, "usage: ckpt-race kill|reap ROUNDS | exec ROUNDS SUID [proc] | shared MIB | hold PID GOFILE | holdproc PID GOFILE | vfork | opens PID N\n");
 		return 2;
 	}
 	reap = !strcmp(argv[1], "reap");

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ckpt-share vm|sighand: clone() a child sharing the address space
+ * ckpt-share vm|sighand|fs: clone() a child sharing the address space
  * (CLONE_VM), or the address space and the signal handlers
- * (CLONE_VM | CLONE_SIGHAND), print "ready CHILD" and sleep; the child
- * sleeps too. Both are killed by the test.
+ * (CLONE_VM | CLONE_SIGHAND), or the cwd, root and umask (CLONE_FS),
+ * print "ready CHILD" and sleep; the child sleeps too. Both are killed by
+ * the test.
+ *
+ * ckpt-share semundo: hold a SysV semaphore with SEM_UNDO (an adjustment
+ * its exit would undo), print "ready PID" and sleep.
  *
  * ckpt-share restart IMAGE OUT: clone a child sharing the address space
  * and the signal handlers, which sets a SIGUSR2 handler; restart() from
@@ -15,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/sem.h>
 #include <time.h>
 #include "ckpt.h"
 
@@ -52,6 +57,19 @@ static int sibling(void *arg)
 	return 0;
 }
 
+static int hold_semundo(void)
+{
+	struct sembuf op = { .sem_num = 0, .sem_op = 1, .sem_flg = SEM_UNDO };
+	int id = semget(IPC_PRIVATE, 1, 0600);
+
+	CHECK(id >= 0 && !semop(id, &op, 1), "sem: %m");
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t sz = 1 << 16;
@@ -71,12 +89,17 @@ int main(int argc, char **argv)
 		sys_restart(0, fd, 0);
 		FAIL("restart: %m");
 	}
-	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "sighand"))) {
-		fprintf(stderr, "usage: ckpt-share vm|sighand | restart IMAGE OUT\n");
+	if (argc == 2 && !strcmp(argv[1], "semundo"))
+		return hold_semundo();
+	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "sighand") &&
+			  strcmp(argv[1], "fs"))) {
+		fprintf(stderr, "usage: ckpt-share vm|sighand|fs|semundo | restart IMAGE OUT\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "sighand"))
 		flags |= CLONE_SIGHAND;
+	if (!strcmp(argv[1], "fs"))
+		flags = CLONE_FS | SIGCHLD;
 	p = clone(sleeper, stack + sz, flags, NULL);
 	CHECK(p > 0, "clone: %m");
 	printf("ready %d\n", p);

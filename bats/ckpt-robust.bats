@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# An image is untrusted input: paths it names that are something else now
+# give an errno at once, never a wait, on both restart paths.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+# fifo_image: $T/img of $T/prog (a copy of ckpt-wait) holding $T/file at fd 5
+fifo_image() {
+	cp "$CKPT_BIN/ckpt-wait" "$T/prog"
+	echo data > "$T/file"
+	start_bg "$T/out" sh -c "exec 5< $T/file; exec $T/prog sleep 100000"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+}
+
+# no_wait RC LOG COMMAND...: COMMAND ends within 20 s with status RC, and
+# the kernel log says LOG
+no_wait() {
+	local want=$1 log=$2 rc=0
+	shift 2
+	timeout 20 "$@" > "$T/nw.out" 2>&1 || rc=$?
+	cat "$T/nw.out"
+	if [ "$rc" -ne "$want" ]; then
+		echo "'$*' exited $rc, expected $want (124: it waited)" >&2
+		return 1
+	fi
+	expect_log "$log"
+}
+
+sysfs_restart() { echo "$1" > /sys/kernel/ckpt/restart; }
+
+@test "robust: a descriptor's file that is a FIFO now is refused at once (restart() and sysfs)" {
+	fifo_image
+	rm "$T/file"
+	mkfifo "$T/file"
+	no_wait 116 "is not what was saved" rstr 0 "$T/img"
+	dmesg -c > /dev/null
+	run timeout 20 bash -c "$(declare -f sysfs_restart); sysfs_restart $T/img"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Stale file handle"* ]]
+	expect_log "is not what was saved"
+	[ ! -d "/proc/$PID" ] || ! grep -q prog "/proc/$PID/comm"
+}
+
+@test "robust: an executable that is a FIFO now is refused at once (restart() and sysfs)" {
+	fifo_image
+	rm "$T/prog"
+	mkfifo "$T/prog"
+	no_wait 13 "no regular file" rstr 0 "$T/img"
+	run timeout 20 bash -c "$(declare -f sysfs_restart); sysfs_restart $T/img"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Permission denied"* ]]
+}
+
+@test "robust: an image path that is a FIFO is refused by /sys/kernel/ckpt/restart at once (EINVAL)" {
+	mkfifo "$T/img"
+	run timeout 20 bash -c "$(declare -f sysfs_restart); sysfs_restart $T/img"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Invalid argument"* ]]
+	expect_log "image $T/img is not a regular file"
+}
+
+# failnth_checkpoint OKLINE COMMAND... GOFILE: walk every allocation of a
+# checkpoint of COMMAND; then COMMAND must still do its work and print OKLINE.
+failnth_checkpoint() {
+	local ok=$1 rc=0
+	shift
+	start_bg "$T/out" "$@"
+	run ckpt-failnth checkpoint "$PID" 20000
+	echo "$output"
+	echo "# checkpoint of ${*:1:1}: $output" >&3
+	[ "$status" -eq 0 ]
+	touch "${!#}"
+	wait "$PID" || rc=$?
+	cat "$T/out"
+	[ "$rc" -eq 0 ]
+	[ "$(sed -n 2p "$T/out")" = "$ok" ]
+}
+
+@test "robust: each allocation of a checkpoint made to fail in turn (fail-nth) gives an errno; the process runs on unchanged (pipes, FIFO)" {
+	failnth_checkpoint "pipes ok" ckpt-pipes "$T" "$T/go"
+}
+
+@test "robust: the same for memfds, shared memory, SysV segments" {
+	failnth_checkpoint "memfd ok" ckpt-memfd "$T/go"
+}
+
+@test "robust: the same for POSIX timers, eventfd, signalfd, epoll, seccomp" {
+	failnth_checkpoint "ptimers ok" ckpt-ptimers "$T/go"
+	rm -f "$T/go"
+	failnth_checkpoint "events ok" ckpt-events "$T/go"
+	rm -f "$T/go"
+	failnth_checkpoint "seccomp ok" ckpt-seccomp "$T/go"
+}
+
+# failnth_restart NAME COMMAND...: walk every allocation of a restart of an
+# image of COMMAND; nothing may be left behind (processes, SysV segments).
+failnth_restart() {
+	local name=$1 before
+	shift
+	start_bg "$T/$name.out" "$@"
+	cat "/proc/$PID/checkpoint" > "$T/$name.img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	before=$(wc -l < /proc/sysvipc/shm)
+	run ckpt-failnth restart "$T/$name.img" 20000
+	echo "$output"
+	echo "# restart of $name: $output" >&3
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < /proc/sysvipc/shm)" -eq "$before" ]
+}
+
+@test "robust: each allocation of a restart made to fail in turn (fail-nth): an errno before the point of no return, the caller intact, nothing left" {
+	failnth_restart pipes ckpt-pipes "$T" "$T/go"
+	failnth_restart memfd ckpt-memfd "$T/go"
+	failnth_restart ptimers ckpt-ptimers "$T/go"
+}
+
+@test "robust: the same for SysV segments, seccomp, signals" {
+	failnth_restart sysv ckpt-sysv "$T/go"
+	failnth_restart seccomp ckpt-seccomp "$T/go"
+	failnth_restart signals ckpt-signals "$T/go"
+}
