@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checkpoints that race each other.
+ *
+ * ckpt-stress twice PID ROUNDS: in each round two threads checkpoint PID
+ * at once; both must succeed with whole images (the tail's checksum).
+ * ckpt-stress readers PID N ROUNDS: in each round N threads read
+ * /proc/PID/checkpoint at once; every image must be whole.
+ * ckpt-stress busy PID ROUNDS EVERY DIR: ROUNDS checkpoints of PID in a
+ * row, each whole; every EVERY-th is kept as DIR/img.N.
+ *
+ * Prints "ok ROUNDS images IMAGES" when all went well.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/ckpt.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "ckpt.h"
+#include "ckpt-image.h"
+
+struct job {
+	pid_t pid;
+	int proc;
+	int fd;
+	long ret;
+	int err;
+};
+
+static int images;
+
+/* The image in @fd ends with a TAIL record whose checksum is right. */
+static void check_whole(int fd, const char *what)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	uint8_t *img;
+	struct ckpt_tail *t;
+	size_t off = 0;
+
+	CHECK(size > 0, "%s: empty image", what);
+	img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	CHECK(img != MAP_FAILED, "%s: mmap: %m", what);
+	t = (struct ckpt_tail *)ckpt_find_rec(img, size, CKPT_TAIL, &off);
+	CHECK(t && off == (size_t)size && t->checksum == ckpt_tail_sum(img, t),
+	      "%s: torn image (%lld bytes)", what, (long long)size);
+	munmap(img, size);
+	images++;
+}
+
+static void *run(void *arg)
+{
+	struct job *j = arg;
+	char path[64], buf[65536];
+	ssize_t n;
+	int in;
+
+	if (!j->proc) {
+		j->ret = sys_checkpoint(j->pid, j->fd, 0);
+		j->err = errno;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/checkpoint", j->pid);
+	in = open(path, O_RDONLY);
+	j->ret = in;
+	j->err = errno;
+	if (in < 0)
+		return NULL;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		CHECK(write(j->fd, buf, n) == n, "write: %m");
+	j->ret = n;
+	j->err = errno;
+	close(in);
+	return NULL;
+}
+
+static void together(pid_t pid, int n, int proc, int rounds)
+{
+	struct job j[16];
+	pthread_t th[16];
+	int r, i;
+
+	CHECK(n > 0 && n <= 16, "1 to 16 at once");
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < n; i++) {
+			j[i] = (struct job){ .pid = pid, .proc = proc };
+			j[i].fd = memfd_create("img", 0);
+			CHECK(j[i].fd >= 0, "memfd: %m");
+			CHECK(!pthread_create(&th[i], NULL, run, &j[i]), "pthread_create");
+		}
+		for (i = 0; i < n; i++) {
+			pthread_join(th[i], NULL);
+			CHECK(j[i].ret >= 0, "round %d, job %d: %s", r, i,
+			      strerror(j[i].err));
+			check_whole(j[i].fd, "image");
+			close(j[i].fd);
+		}
+	}
+}
+
+static void busy(pid_t pid, int rounds, int every, const char *dir)
+{
+	char path[4096];
+	int r, fd;
+
+	for (r = 0; r < rounds; r++) {
+		if (r % every) {
+			fd = memfd_create("img", 0);
+		} else {
+			snprintf(path, sizeof(path), "%s/img.%d", dir, r);
+			fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		}
+		CHECK(fd >= 0, "image %d: %m", r);
+		CHECK(sys_checkpoint(pid, fd, 0) > 0, "checkpoint %d: %m", r);
+		check_whole(fd, "image");
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "twice"))
+		together(atoi(argv[2]), 2, 0, atoi(argv[3]));
+	else if (argc == 5 && !strcmp(argv[1], "readers"))
+		together(atoi(argv[2]), atoi(argv[3]), 1, atoi(argv[4]));
+	else if (argc == 6 && !strcmp(argv[1], "busy"))
+		busy(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argv[5]);
+	else {
+		fprintf(stderr, "usage: ckpt-stress twice PID ROUNDS | readers PID N ROUNDS | busy PID ROUNDS EVERY DIR\n");
+		return 2;
+	}
+	printf("ok images %d\n", images);
+	return 0;
+}
