@@ -18,11 +18,8 @@ setup() {
 # A case may bring back ckpt-sysv's segments, or make new ones: none of
 # them may outlive the test (ckpt-sysv's key would be in use).
 teardown() {
-	local id
 	ckpt_teardown
-	while read -r id; do
-		ckpt-sysv rm "$id" 2> /dev/null || true
-	done < <(awk 'NR > 1 { print $2 }' /proc/sysvipc/shm 2> /dev/null)
+	remove_sysv_segments
 }
 
 # fuzz_image NAME COMMAND...: $T/NAME.img of COMMAND, killed after; added

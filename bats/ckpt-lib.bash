@@ -124,3 +124,12 @@ check_roundtrip() {
 	[ "$RC" -eq 0 ]
 	[ "$(sed -n 2p "$T/out")" = "$ok" ]
 }
+
+# remove_sysv_segments: remove every SysV segment (ckpt-sysv's outlive the
+# processes of a test, and its key must be free for the next one)
+remove_sysv_segments() {
+	local id
+	while read -r id; do
+		ckpt-sysv rm "$id" 2> /dev/null || true
+	done < <(awk 'NR > 1 { print $2 }' /proc/sysvipc/shm 2> /dev/null)
+}

@@ -9,11 +9,8 @@ setup() { ckpt_setup; }
 # ckpt-sysv's segments outlive the processes of a test: remove them all,
 # so that its key is free for ckpt-shm.bats
 teardown() {
-	local id
 	ckpt_teardown
-	while read -r id; do
-		ckpt-sysv rm "$id" 2> /dev/null || true
-	done < <(awk 'NR > 1 { print $2 }' /proc/sysvipc/shm 2> /dev/null)
+	remove_sysv_segments
 }
 
 # fifo_image: $T/img of $T/prog (a copy of ckpt-wait) holding $T/file at fd 5
