@@ -404,3 +404,43 @@ image_of() {
 	expect_log "personality 0x8 unsupported"
 	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
 }
+
+# cpuset CPUS: the cgroup v2 cpuset ckpt-cs of CPUS;
+# in_cpuset COMMAND...: run COMMAND in it
+cpuset() {
+	local cg=/sys/fs/cgroup
+	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none "$cg"
+	grep -q cpuset "$cg/cgroup.subtree_control" || echo +cpuset > "$cg/cgroup.subtree_control"
+	mkdir -p "$cg/ckpt-cs"
+	echo "$1" > "$cg/ckpt-cs/cpuset.cpus"
+}
+in_cpuset() {
+	sh -c 'echo $$ > /sys/fs/cgroup/ckpt-cs/cgroup.procs && exec "$@"' sh "$@"
+}
+
+@test "security: the affinity comes back within the restorer's cpuset only (cpuset_cpus_allowed()); none of it allowed is EINVAL" {
+	local r i
+	image_of all ckpt-wait sleep 100000
+	image_of cpu0 taskset -c 0 ckpt-wait sleep 100000
+	# CPUs 0-1 restored in a cpuset of CPU 1: CPU 1
+	cpuset 1
+	in_cpuset rstr 0 "$T/all.img" > "$T/rstr.out" 2>&1 &
+	BG_PIDS="$BG_PIDS $!"
+	for i in $(seq 1 250); do
+		r=$(head -n 1 /sys/fs/cgroup/ckpt-cs/cgroup.procs)
+		[ -n "$r" ] && [ "$(cat "/proc/$r/comm" 2> /dev/null)" = ckpt-wait ] && break
+		sleep 0.02
+	done
+	cat "$T/rstr.out"
+	grep Cpus_allowed_list "/proc/$r/status"
+	grep -q "Cpus_allowed_list:[[:space:]]*1$" "/proc/$r/status"
+	kill -9 "$r"
+	for i in $(seq 1 250); do
+		[ -z "$(cat /sys/fs/cgroup/ckpt-cs/cgroup.procs)" ] && break
+		sleep 0.02
+	done
+	# CPU 0 only, restored in a cpuset of CPU 1: refused before it runs
+	expect_rc 22 in_cpuset rstr 0 "$T/cpu0.img"
+	expect_log "no CPU of the saved affinity is allowed here"
+	rmdir /sys/fs/cgroup/ckpt-cs
+}
