@@ -31,9 +31,17 @@ events_roundtrip() {
 	[ "$status" -ne 0 ]
 }
 
-@test "events: an epoll item whose fd was closed is refused, naming the fds" {
+@test "events: an epoll item whose file the process has no descriptor of (a child holds it) is refused, naming the fds" {
 	start_bg "$T/out" ckpt-hold stale
 	expect_rc 95 ckpt-save "$PID" "$T/img"
-	expect_log "fd 3: epoll watches a file no longer at fd 4"
+	expect_log "fd 3: epoll watches a file the process has no descriptor of (added as fd 4)"
 	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+}
+
+@test "events: epoll items whose files moved (dup2(), close()) come back as the same (file, fd) pairs, ready as they were (syscalls)" {
+	check_roundtrip syscall "epollfd ok" ckpt-epollfd "$T/go"
+}
+
+@test "events: moved epoll items the same through /proc and /sys/kernel/ckpt/restart" {
+	check_roundtrip sysfs "epollfd ok" ckpt-epollfd "$T/go"
 }

@@ -54,6 +54,7 @@ fuzz_images() {
 	fuzz_image shm ckpt-shm "$T/shm" "$T/go"
 	fuzz_image sysv ckpt-sysv "$T/go"
 	fuzz_image mem-dyn ckpt-mem-dyn "$T/go"
+	fuzz_image locks ckpt-locks hold "$T/locks.f" "$T/go"
 }
 
 # tap: stdin, line by line as it comes, to the TAP stream as comments

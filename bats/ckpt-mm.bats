@@ -66,3 +66,26 @@ thp_setup() {
 	[ "$RC" -eq 0 ]
 	[ "$(sed -n 2p "$T/out")" = "mlock ok" ]
 }
+
+@test "membarrier: private expedited, SYNC_CORE, RSEQ and global expedited registrations come back (syscalls)" {
+	check_roundtrip syscall "membarrier ok" ckpt-membarrier "$T/go"
+}
+
+@test "membarrier: the same through /proc and /sys/kernel/ckpt/restart" {
+	check_roundtrip sysfs "membarrier ok" ckpt-membarrier "$T/go"
+}
+
+@test "membarrier: a process that registered nothing is still not registered (EPERM) after restart" {
+	check_roundtrip syscall "membarrier ok" ckpt-membarrier none "$T/go"
+}
+
+@test "membarrier: a registration no command makes (a changed MM record) is EINVAL before anything runs" {
+	start_bg "$T/out" ckpt-membarrier none "$T/go"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	ckpt-mutate "$T/img" "$T/bad" membarrier
+	expect_rc 22 rstr < "$T/bad"
+	expect_log "mm record: membarrier 0x1"
+	[ "$(wc -l < "$T/out")" -eq 1 ]
+}

@@ -121,9 +121,11 @@ failnth_restart() {
 	echo "# restart of $name: $output" >&3
 	[ "$status" -eq 0 ]
 	[ "$(wc -l < /proc/sysvipc/shm)" -eq "$before" ]
+	# what is needed after the point of no return is allocated before it
+	[[ "$output" == *", killed 0" ]]
 }
 
-@test "robust: each allocation of a restart made to fail in turn (fail-nth): an errno before the point of no return, the caller intact, nothing left" {
+@test "robust: each allocation of a restart made to fail in turn (fail-nth): an errno before the point of no return and none after it, the caller intact, nothing left" {
 	failnth_restart pipes ckpt-pipes "$T" "$T/go"
 	failnth_restart memfd ckpt-memfd "$T/go"
 	failnth_restart ptimers ckpt-ptimers "$T/go"
@@ -199,4 +201,65 @@ mem_done() {
 	[ $((ra + rb)) -eq 1 ]
 	grep -q "Device or resource busy" "$T/e1" "$T/e2"
 	[ "$(cat "/proc/$PID/comm")" = ckpt-wait ]
+}
+
+# churn_restore: restart every $T/img.* of a ckpt-churn target; each must
+# check itself and print "churn ok" on its own stdout, $T/out (cut back to
+# its "ready" line first)
+churn_restore() {
+	local img rc first
+	first=$(head -n 1 "$T/out")
+	for img in "$T"/img.*; do
+		rm -f "$T/go"
+		echo "$first" > "$T/out"
+		rstr < "$img" > "$T/rstr.out" 2>&1 &
+		r=$!
+		touch "$T/go"
+		rc=0
+		wait "$r" || rc=$?
+		echo "$img: $rc"
+		cat "$T/rstr.out" "$T/out"
+		[ "$rc" -eq 0 ]
+		[ "$(sed -n 2p "$T/out")" = "churn ok" ]
+	done
+}
+
+@test "stress: 200 checkpoints of a process forking and reaping children all the time; every 50th restored checks itself" {
+	start_bg "$T/out" ckpt-churn fork "$T/go"
+	run ckpt-stress busy "$PID" 200 50 "$T"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok images 200" ]
+	touch "$T/go"
+	wait "$PID"
+	churn_restore
+}
+
+@test "stress: 200 checkpoints of a process mapping, mprotecting and unmapping from a 1 ms SIGALRM handler; every 50th restored checks itself" {
+	start_bg "$T/out" ckpt-churn mmap "$T/go"
+	run ckpt-stress busy "$PID" 200 50 "$T"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok images 200" ]
+	touch "$T/go"
+	wait "$PID"
+	churn_restore
+}
+
+@test "stress: 200 checkpoints while another thread attaches to the target with ptrace and detaches, in a loop: every image whole, the target runs on" {
+	start_bg "$T/out" ckpt-mem "$T/go"
+	run ckpt-stress attach "$PID" 200
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok images 200" ]
+	mem_done
+}
+
+@test "stress: 200 readers of /proc/PID/checkpoint SIGKILLed mid-read: the target is let go every time, the next image is whole" {
+	start_bg "$T/out" ckpt-mem "$T/go"
+	run ckpt-stress killreader "$PID" 200
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok images 1" ]
+	mem_done
 }

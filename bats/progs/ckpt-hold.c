@@ -4,7 +4,7 @@
  * pidfd (of itself), socket (a UNIX socketpair, fds 3 and 4), deleted
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
  * shared memory segment attached, made read-only by mprotect()), stale (an epoll at fd 3 watching
- * fd 4 of a pipe, moved to fd 6 since), nested (an epoll at fd 3 watching
+ * the read end of a pipe added as fd 4, which only a child holds now), nested (an epoll at fd 3 watching
  * one at fd 4 watching one at fd 5 watching a pipe), devtty (a new session
  * with a pty whose master is fd 3 and slave fd 4 its controlling terminal,
  * and /dev/tty open at fd 5); or a POSIX timer on its parent's
@@ -105,8 +105,18 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "stale")) {
 		struct epoll_event ev = { .events = EPOLLIN };
 
-		CHECK(!pipe(sv) && sv[0] == 4 && !epoll_ctl(3, EPOLL_CTL_ADD, 4, &ev) &&
-		      dup2(4, 6) == 6 && !close(4), "stale: %s", strerror(errno));
+		pid_t c;
+
+		CHECK(!pipe(sv) && sv[0] == 4 && !epoll_ctl(3, EPOLL_CTL_ADD, 4, &ev),
+		      "stale: %s", strerror(errno));
+		c = fork();
+		CHECK(c >= 0, "fork: %s", strerror(errno));
+		if (c == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				pause();
+		}
+		CHECK(!close(4), "close: %s", strerror(errno));
 	}
 	if (!strcmp(argv[1], "nested")) {
 		struct epoll_event ev = { .events = EPOLLIN };

@@ -14,6 +14,11 @@
  *   pipebig     the first pipe had 16 MiB (more than pipe-max-size)
  *   pipehuge    the first pipe claims 4 GiB - 4 KiB of data, which the
  *               image does not have
+ *   lockfile    the first file lock is on file 100000, which is not there
+ *   lockkind    the first file lock is of kind 9
+ *   lockrange   the first file lock ends before it starts
+ *   membarrier  the MM record has a membarrier() registration bit no
+ *               command has (MEMBARRIER_CMD_GLOBAL, 1)
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -71,6 +76,7 @@ static int mutate(const char *m)
 		if (!e || e->nr < 2)
 			return 1;
 		it[1].fd = it[0].fd;
+		it[1].file = it[0].file;
 	} else if (!strcmp(m, "alarm") || !strcmp(m, "clock10")) {
 		struct ckpt_posix_timers *t = (struct ckpt_posix_timers *)find(CKPT_POSIX_TIMERS);
 
@@ -88,6 +94,24 @@ static int mutate(const char *m)
 			p->len = p->size;
 			p->h.len = sizeof(*p) + p->len;
 		}
+	} else if (!strncmp(m, "lock", 4)) {
+		struct ckpt_locks *r = (struct ckpt_locks *)find(CKPT_LOCKS);
+		struct ckpt_lock *l = (struct ckpt_lock *)(r + 1);
+
+		if (!r || !r->nr)
+			return 1;
+		if (!strcmp(m, "lockfile"))
+			l->file = 100000;
+		else if (!strcmp(m, "lockkind"))
+			l->kind = 9;
+		else
+			l->end = l->start - 1;
+	} else if (!strcmp(m, "membarrier")) {
+		struct ckpt_mm *mm = (struct ckpt_mm *)find(CKPT_MM);
+
+		if (!mm)
+			return 1;
+		mm->membarrier |= 1;
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}

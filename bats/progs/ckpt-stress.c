@@ -8,6 +8,11 @@
  * /proc/PID/checkpoint at once; every image must be whole.
  * ckpt-stress busy PID ROUNDS EVERY DIR: ROUNDS checkpoints of PID in a
  * row, each whole; every EVERY-th is kept as DIR/img.N.
+ * ckpt-stress attach PID ROUNDS: ROUNDS checkpoints of PID, each whole,
+ * while a thread attaches to PID with ptrace and detaches, in a loop.
+ * ckpt-stress killreader PID ROUNDS: ROUNDS times, a child reads
+ * /proc/PID/checkpoint and is SIGKILLed after 0 to 2 ms; then one more
+ * checkpoint, which must be whole (the target was let go every time).
  *
  * Prints "ok ROUNDS images IMAGES" when all went well.
  */
@@ -17,7 +22,9 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "ckpt.h"
 #include "ckpt-image.h"
 
@@ -105,7 +112,7 @@ static void busy(pid_t pid, int rounds, int every, const char *dir)
 	int r, fd;
 
 	for (r = 0; r < rounds; r++) {
-		if (r % every) {
+		if (!dir || r % every) {
 			fd = memfd_create("img", 0);
 		} else {
 			snprintf(path, sizeof(path), "%s/img.%d", dir, r);
@@ -118,6 +125,60 @@ static void busy(pid_t pid, int rounds, int every, const char *dir)
 	}
 }
 
+static volatile int stop;
+
+static void *attacher(void *arg)
+{
+	pid_t pid = *(pid_t *)arg;
+	long n = 0;
+	int st;
+
+	while (!stop) {
+		CHECK(!ptrace(PTRACE_ATTACH, pid, 0, 0), "attach: %m");
+		CHECK(waitpid(pid, &st, __WALL) == pid && WIFSTOPPED(st),
+		      "wait for the tracee: %m");
+		CHECK(!ptrace(PTRACE_DETACH, pid, 0, 0), "detach: %m");
+		n++;
+	}
+	return (void *)n;
+}
+
+static void attach(pid_t pid, int rounds)
+{
+	pthread_t th;
+	void *n;
+
+	CHECK(!pthread_create(&th, NULL, attacher, &pid), "pthread_create");
+	busy(pid, rounds, 1, NULL);
+	stop = 1;
+	pthread_join(th, &n);
+	CHECK((long)n > 0, "no attach made");
+}
+
+static void killreader(pid_t pid, int rounds)
+{
+	char path[64], buf[4096];
+	int r, st;
+	pid_t c;
+
+	snprintf(path, sizeof(path), "/proc/%d/checkpoint", pid);
+	for (r = 0; r < rounds; r++) {
+		c = fork();
+		CHECK(c >= 0, "fork: %m");
+		if (c == 0) {
+			int in = open(path, O_RDONLY);
+
+			while (in >= 0 && read(in, buf, sizeof(buf)) > 0)
+				;
+			_exit(0);
+		}
+		usleep(r % 2000);
+		kill(c, SIGKILL);
+		CHECK(waitpid(c, &st, 0) == c, "waitpid: %m");
+	}
+	busy(pid, 1, 1, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "twice"))
@@ -126,8 +187,13 @@ int main(int argc, char **argv)
 		together(atoi(argv[2]), atoi(argv[3]), 1, atoi(argv[4]));
 	else if (argc == 6 && !strcmp(argv[1], "busy"))
 		busy(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argv[5]);
+	else if (argc == 4 && !strcmp(argv[1], "attach"))
+		attach(atoi(argv[2]), atoi(argv[3]));
+	else if (argc == 4 && !strcmp(argv[1], "killreader"))
+		killreader(atoi(argv[2]), atoi(argv[3]));
 	else {
-		fprintf(stderr, "usage: ckpt-stress twice PID ROUNDS | readers PID N ROUNDS | busy PID ROUNDS EVERY DIR\n");
+		fprintf(stderr, "usage: ckpt-stress twice PID ROUNDS | readers PID N ROUNDS | busy PID ROUNDS EVERY DIR |\n"
+			"       attach PID ROUNDS | killreader PID ROUNDS\n");
 		return 2;
 	}
 	printf("ok images %d\n", images);
