@@ -70,3 +70,10 @@ files_roundtrip() {
 	expect_log "fd 5: /dev/tty, the controlling terminal, cannot come back"
 	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
 }
+
+@test "files: a pty master (/dev/ptmx) is refused naming the fd; the process runs on" {
+	start_bg "$T/out" ckpt-hold ptmx
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 3: a pty master cannot come back"
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+}

@@ -164,10 +164,10 @@ mem_done() {
 	mem_done
 }
 
-@test "stress: 1000 checkpoints of a process spinning on its registers; every 100th restored whole" {
+@test "stress: 1000 checkpoints of a process spinning on its registers; every 50th restored whole" {
 	local img rc
 	start_bg "$T/out" ckpt-mem "$T/go"
-	run ckpt-stress busy "$PID" 1000 100 "$T"
+	run ckpt-stress busy "$PID" 1000 50 "$T"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "ok images 1000" ]

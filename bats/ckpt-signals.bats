@@ -56,3 +56,53 @@ sigblk() {
 	cat "$T/out"
 	[ "$(sed -n 2p "$T/out")" = "sigmask ok" ]
 }
+
+# stopped_state PID: until PID is in a stop (State T), or fail
+stopped_state() {
+	local i
+	for i in $(seq 1 250); do
+		grep -q "State:.*T (stopped)" "/proc/$1/status" 2> /dev/null && return 0
+		sleep 0.02
+	done
+	grep State "/proc/$1/status" >&2
+	return 1
+}
+
+@test "signals: a process in a job-control stop comes back stopped, and runs on at SIGCONT (/proc and /sys/kernel/ckpt/restart)" {
+	start_bg "$T/out" ckpt-membarrier none "$T/go"
+	kill -STOP "$PID"
+	stopped_state "$PID"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	stopped_state "$PID"
+	touch "$T/go"
+	sleep 0.3
+	grep -q "State:.*T (stopped)" "/proc/$PID/status"
+	[ "$(wc -l < "$T/out")" -eq 1 ]
+	kill -CONT "$PID"
+	wait_gone "$PID"
+	[ "$(sed -n 2p "$T/out")" = "membarrier ok" ]
+}
+
+@test "signals: the same through checkpoint() and restart(): the restorer stops as the process" {
+	local r
+	start_bg "$T/out" ckpt-membarrier none "$T/go"
+	kill -STOP "$PID"
+	stopped_state "$PID"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	rstr < "$T/img" > "$T/rstr.out" 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	stopped_state "$r"
+	touch "$T/go"
+	sleep 0.3
+	[ "$(wc -l < "$T/out")" -eq 1 ]
+	kill -CONT "$r"
+	wait "$r"
+	[ "$(sed -n 2p "$T/out")" = "membarrier ok" ]
+}

@@ -194,3 +194,22 @@ refused() {
 	as_nobody sh -c 'ckpt-wait sleep 100000 > /dev/null & p=$!; sleep 0.2
 		ckpt-save $p /tmp/own.$$ > /dev/null; r=$?; kill $p; rm -f /tmp/own.$$; exit $r'
 }
+
+@test "prctl modes: timer slack, syscall user dispatch (selector, region) and rdtsc trapping (PR_SET_TSC) come back and act (syscalls)" {
+	check_roundtrip syscall "prctl ok" ckpt-prctl "$T/go"
+}
+
+@test "prctl modes: the same through /proc and /sys/kernel/ckpt/restart" {
+	check_roundtrip sysfs "prctl ok" ckpt-prctl "$T/go"
+}
+
+@test "prctl modes: a syscall user dispatch region that wraps (a changed TASK record) is EINVAL before anything runs" {
+	start_bg "$T/out" ckpt-prctl "$T/go"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	ckpt-mutate "$T/img" "$T/bad" dispatch
+	expect_rc 22 rstr < "$T/bad"
+	expect_log "task record: bad syscall user dispatch"
+	[ "$(wc -l < "$T/out")" -eq 1 ]
+}

@@ -6,8 +6,9 @@
  * shared memory segment attached, made read-only by mprotect()), stale (an epoll at fd 3 watching
  * the read end of a pipe added as fd 4, which only a child holds now), nested (an epoll at fd 3 watching
  * one at fd 4 watching one at fd 5 watching a pipe), devtty (a new session
- * with a pty whose master is fd 3 and slave fd 4 its controlling terminal,
- * and /dev/tty open at fd 5); or a POSIX timer on its parent's
+ * with a pty whose slave is fd 4 and its controlling terminal, /dev/tty
+ * open at fd 5, the master at fd 6 and /dev/null at fd 3), ptmx (a pty
+ * master at fd 3); or a POSIX timer on its parent's
  * CPU clock: cputimer; or seccomp: strict (strict mode, then reads a
  * pipe, fds 3 and 4, forever), listener (a filter whose user-space
  * listener is fd 3). Prints "ready PID" first.
@@ -69,7 +70,9 @@ static int hold_devtty(void)
 	CHECK(m == 3 && !grantpt(m) && !unlockpt(m), "pty: %s", strerror(errno));
 	CHECK(open(ptsname(m), O_RDWR) == 4, "slave: %s", strerror(errno));
 	CHECK(open("/dev/tty", O_RDWR) == 5, "/dev/tty: %s", strerror(errno));
-	return m;
+	CHECK(dup2(m, 6) == 6 && !close(m) && open("/dev/null", O_RDWR) == 3,
+	      "move the master: %s", strerror(errno));
+	return 3;
 }
 
 int main(int argc, char **argv)
@@ -77,7 +80,7 @@ int main(int argc, char **argv)
 	int fd = -1, sv[2];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|nested|devtty|cputimer|strict|listener\n");
+		fprintf(stderr, "usage: ckpt-hold pidfd|socket|deleted PATH|sysvshm|stale|nested|devtty|ptmx|cputimer|strict|listener\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
@@ -93,6 +96,8 @@ int main(int argc, char **argv)
 		fd = epoll_create1(0);
 	else if (!strcmp(argv[1], "devtty"))
 		fd = hold_devtty();
+	else if (!strcmp(argv[1], "ptmx"))
+		fd = posix_openpt(O_RDWR | O_NOCTTY);
 	else if (!strcmp(argv[1], "cputimer"))
 		fd = hold_cputimer();
 	else if (!strcmp(argv[1], "listener"))

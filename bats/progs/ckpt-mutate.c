@@ -17,6 +17,7 @@
  *   lockfile    the first file lock is on file 100000, which is not there
  *   lockkind    the first file lock is of kind 9
  *   lockrange   the first file lock ends before it starts
+ *   dispatch    the syscall user dispatch region of the TASK record wraps
  *   membarrier  the MM record has a membarrier() registration bit no
  *               command has (MEMBARRIER_CMD_GLOBAL, 1)
  *   none        nothing: only the checksum is computed again
@@ -106,6 +107,13 @@ static int mutate(const char *m)
 			l->kind = 9;
 		else
 			l->end = l->start - 1;
+	} else if (!strcmp(m, "dispatch")) {
+		struct ckpt_task *t = (struct ckpt_task *)find(CKPT_TASK);
+
+		if (!t || !(t->dispatch & CKPT_DISPATCH_ON))
+			return 1;
+		t->dispatch_offset = ~0ULL;
+		t->dispatch_len = 2;
 	} else if (!strcmp(m, "membarrier")) {
 		struct ckpt_mm *mm = (struct ckpt_mm *)find(CKPT_MM);
 
