@@ -75,6 +75,17 @@ wait_gone() {
 	return 1
 }
 
+# stopped_state PID: until PID is in a stop (State T), or fail
+stopped_state() {
+	local i
+	for i in $(seq 1 250); do
+		grep -q "State:.*T (stopped)" "/proc/$1/status" 2> /dev/null && return 0
+		sleep 0.02
+	done
+	grep State "/proc/$1/status" >&2
+	return 1
+}
+
 # roundtrip HOW GOFILE: checkpoint the running $PID, kill it, restore it,
 # create GOFILE and wait until the restored process exits (status in RC).
 #   syscall: checkpoint() and restart() (rstr becomes the process)

@@ -115,7 +115,8 @@ last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
 	[ "$(cut -d')' -f2 "/proc/$PID/stat" | cut -d' ' -f2)" = S ]
 }
 
-@test "a stopped process stays stopped; a sleeping one completes its sleep" {
+@test "a stopped process stays stopped, and comes back stopped; continued, a sleeping one completes its sleep" {
+	local r
 	start_bg "$T/out1" ckpt-wait sleep 1500
 	kill -STOP "$PID"
 	cat "/proc/$PID/checkpoint" > "$T/img"
@@ -124,7 +125,12 @@ last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
 	wait "$PID"
 	grep -q '^slept ret=0 errno=0' "$T/out1"
 	: > "$T/out1"
-	restore_ok "$T/img" "$T/out2"
+	rstr < "$T/img" > "$T/out2" 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	stopped_state "$r"
+	kill -CONT "$r"
+	wait "$r"
 	tr -d '\0' < "$T/out1" | grep -q '^slept ret=0 errno=0'
 }
 

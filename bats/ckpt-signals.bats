@@ -57,17 +57,6 @@ sigblk() {
 	[ "$(sed -n 2p "$T/out")" = "sigmask ok" ]
 }
 
-# stopped_state PID: until PID is in a stop (State T), or fail
-stopped_state() {
-	local i
-	for i in $(seq 1 250); do
-		grep -q "State:.*T (stopped)" "/proc/$1/status" 2> /dev/null && return 0
-		sleep 0.02
-	done
-	grep State "/proc/$1/status" >&2
-	return 1
-}
-
 @test "signals: a process in a job-control stop comes back stopped, and runs on at SIGCONT (/proc and /sys/kernel/ckpt/restart)" {
 	start_bg "$T/out" ckpt-membarrier none "$T/go"
 	kill -STOP "$PID"

@@ -11,7 +11,8 @@
  * short), and nothing else. In "sigcont" mode a process loops SIGSTOP,
  * SIGCONT. Meanwhile ROUNDS checkpoints of the target are written to
  * DIR/N.img, each must succeed; then each image is restarted in a child,
- * which must still be spinning 20 ms later (a torn image, with registers
+ * continued if it comes back stopped (an image taken in a job-control
+ * stop), which must still be spinning 20 ms later (a torn image, with registers
  * of before a request and memory of after, makes it exit 3). Prints
  * "ok ROUNDS".
  */
@@ -80,7 +81,7 @@ static void __attribute__((noreturn)) stopper(pid_t t)
 
 static void restore_one(const char *img, int i)
 {
-	int fd, st;
+	int fd, st, ms;
 	pid_t p = fork();
 
 	CHECK(p >= 0, "fork: %m");
@@ -90,7 +91,16 @@ static void restore_one(const char *img, int i)
 		sys_restart(0, fd, 0);
 		FAIL("restart %s: %m", img);
 	}
-	usleep(20000);
+	/* one taken in a job-control stop comes back stopped: continue it */
+	for (ms = 0; ms < 20; ms++) {
+		if (waitpid(p, &st, WUNTRACED | WNOHANG) == p) {
+			CHECK(WIFSTOPPED(st), "image %d: the restored target ended with status %#x",
+			      i, st);
+			kill(p, SIGCONT);
+			ms = 0;
+		}
+		usleep(1000);
+	}
 	kill(p, SIGKILL);
 	CHECK(waitpid(p, &st, 0) == p, "waitpid: %m");
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
