@@ -78,15 +78,30 @@ wait_gone() {
 	return 1
 }
 
-# stopped_state PID: until PID is in a stop (State T), or fail
-stopped_state() {
+# image_of NAME COMMAND...: $T/NAME.img of COMMAND, killed after
+image_of() {
+	local name=$1
+	shift
+	start_bg "$T/$name.out" "$@"
+	cat "/proc/$PID/checkpoint" > "$T/$name.img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+}
+
+# wait_status PID REGEX: until a line of /proc/PID/status matches REGEX, or fail
+wait_status() {
 	local i
 	for i in $(seq 1 250); do
-		grep -q "State:.*T (stopped)" "/proc/$1/status" 2> /dev/null && return 0
+		grep -q "$2" "/proc/$1/status" 2> /dev/null && return 0
 		sleep 0.02
 	done
-	grep State "/proc/$1/status" >&2
+	cat "/proc/$1/status" >&2
 	return 1
+}
+
+# stopped_state PID: until PID is in a stop (State T), or fail
+stopped_state() {
+	wait_status "$1" "^State:.*T (stopped)"
 }
 
 # roundtrip HOW GOFILE: checkpoint the running $PID, kill it, restore it,

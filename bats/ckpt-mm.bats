@@ -80,12 +80,9 @@ thp_setup() {
 }
 
 @test "membarrier: a registration no command makes (a changed MM record) is EINVAL before anything runs" {
-	start_bg "$T/out" ckpt-membarrier none "$T/go"
-	ckpt-save "$PID" "$T/img" > /dev/null
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	ckpt-mutate "$T/img" "$T/bad" membarrier
+	image_of mb ckpt-membarrier none "$T/go"
+	ckpt-mutate "$T/mb.img" "$T/bad" membarrier
 	expect_rc 22 rstr < "$T/bad"
 	expect_log "mm record: membarrier 0x1"
-	[ "$(wc -l < "$T/out")" -eq 1 ]
+	[ "$(wc -l < "$T/mb.out")" -eq 1 ]
 }

@@ -224,8 +224,10 @@ churn_restore() {
 	done
 }
 
-@test "stress: 200 checkpoints of a process forking and reaping children all the time; every 50th restored checks itself" {
-	start_bg "$T/out" ckpt-churn fork "$T/go"
+# churn_stress MODE: 200 checkpoints of ckpt-churn MODE, each whole, then
+# every 50th image restored (churn_restore)
+churn_stress() {
+	start_bg "$T/out" ckpt-churn "$1" "$T/go"
 	run ckpt-stress busy "$PID" 200 50 "$T"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -235,15 +237,12 @@ churn_restore() {
 	churn_restore
 }
 
+@test "stress: 200 checkpoints of a process forking and reaping children all the time; every 50th restored checks itself" {
+	churn_stress fork
+}
+
 @test "stress: 200 checkpoints of a process mapping, mprotecting and unmapping from a 1 ms SIGALRM handler; every 50th restored checks itself" {
-	start_bg "$T/out" ckpt-churn mmap "$T/go"
-	run ckpt-stress busy "$PID" 200 50 "$T"
-	echo "$output"
-	[ "$status" -eq 0 ]
-	[ "$output" = "ok images 200" ]
-	touch "$T/go"
-	wait "$PID"
-	churn_restore
+	churn_stress mmap
 }
 
 @test "stress: 200 checkpoints while another thread attaches to the target with ptrace and detaches, in a loop: every image whole, the target runs on" {

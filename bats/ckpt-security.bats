@@ -290,16 +290,6 @@ mutated() {
 	expect_log "$4"
 }
 
-# image_of NAME COMMAND...: $T/NAME.img of COMMAND, killed after
-image_of() {
-	local name=$1
-	shift
-	start_bg "$T/$name.out" "$@"
-	cat "/proc/$PID/checkpoint" > "$T/$name.img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-}
-
 @test "security: images that only fail after the point of no return are refused before it (checksum recomputed)" {
 	image_of sleep ckpt-wait sleep 100000
 	# the recomputed checksum of an unchanged image is the image's own

@@ -33,13 +33,7 @@ signals_roundtrip() {
 
 # sigblk PID MASK: wait until PID's blocked mask is MASK (hex, as in status)
 sigblk() {
-	local i
-	for i in $(seq 1 250); do
-		grep -q "^SigBlk:.*$2\$" "/proc/$1/status" 2> /dev/null && return 0
-		sleep 0.02
-	done
-	grep SigBlk "/proc/$1/status" >&2
-	return 1
+	wait_status "$1" "^SigBlk:.*$2\$"
 }
 
 @test "signals: a process in sigsuspend() comes back with its own mask, not sigsuspend()'s" {

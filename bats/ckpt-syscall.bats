@@ -204,12 +204,9 @@ refused() {
 }
 
 @test "prctl modes: a syscall user dispatch region that wraps (a changed TASK record) is EINVAL before anything runs" {
-	start_bg "$T/out" ckpt-prctl "$T/go"
-	ckpt-save "$PID" "$T/img" > /dev/null
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	ckpt-mutate "$T/img" "$T/bad" dispatch
+	image_of prctl ckpt-prctl "$T/go"
+	ckpt-mutate "$T/prctl.img" "$T/bad" dispatch
 	expect_rc 22 rstr < "$T/bad"
 	expect_log "task record: bad syscall user dispatch"
-	[ "$(wc -l < "$T/out")" -eq 1 ]
+	[ "$(wc -l < "$T/prctl.out")" -eq 1 ]
 }
