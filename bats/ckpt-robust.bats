@@ -241,6 +241,10 @@ churn_stress() {
 	churn_stress fork
 }
 
+@test "stress: 200 checkpoints of a process creating and joining threads all the time; every 50th restored checks itself" {
+	churn_stress threads
+}
+
 @test "stress: 200 checkpoints of a process mapping, mprotecting and unmapping from a 1 ms SIGALRM handler; every 50th restored checks itself" {
 	churn_stress mmap
 }

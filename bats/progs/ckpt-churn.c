@@ -8,11 +8,15 @@
  * ckpt-churn mmap GOFILE: a 1 ms SIGALRM timer whose handler maps a page,
  *	fills it, makes it read-only, checks it and unmaps it, while the main
  *	loop checks that a fixed 64-page region keeps its pattern.
+ * ckpt-churn threads GOFILE: create a thread that returns at once and
+ *	join it, in a loop, while another thread checks that a fixed 64-page
+ *	region keeps its pattern.
  *
- * Both print "ready", loop until GOFILE exists, then check their state
+ * All print "ready", loop until GOFILE exists, then check their state
  * (the pattern, no mapping left behind, fork count) and print "churn ok".
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -92,6 +96,49 @@ static int churn_mmap(const char *go)
 	return 0;
 }
 
+static volatile int stop;
+
+static void *quick(void *arg)
+{
+	return (void *)((uintptr_t)arg * 3);
+}
+
+static void *keeper(void *arg)
+{
+	size_t n = NPAGES * page / 8;
+
+	while (!stop)
+		fill_check(region, n, 7);
+	return arg;
+}
+
+static int churn_threads(const char *go)
+{
+	size_t i, n = NPAGES * page / 8;
+	uintptr_t made = 0;
+	pthread_t k, t;
+	void *v;
+
+	region = mmap(NULL, NPAGES * page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(region != MAP_FAILED, "mmap: %m");
+	for (i = 0; i < n; i++)
+		region[i] = 7 * 0x9e3779b97f4a7c15ULL + i;
+	CHECK(!pthread_create(&k, NULL, keeper, NULL), "pthread_create");
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	while (access(go, F_OK)) {
+		CHECK(!pthread_create(&t, NULL, quick, (void *)made), "pthread_create");
+		CHECK(!pthread_join(t, &v) && (uintptr_t)v == made * 3, "join %lu",
+		      (unsigned long)made);
+		made++;
+	}
+	stop = 1;
+	CHECK(!pthread_join(k, &v) && !v, "join the keeper");
+	CHECK(made > 0, "no thread made");
+	return 0;
+}
+
 static int churn_fork(const char *go)
 {
 	long forks = 0, lost = 0;
@@ -128,8 +175,10 @@ int main(int argc, char **argv)
 		ret = churn_fork(argv[2]);
 	else if (argc == 3 && !strcmp(argv[1], "mmap"))
 		ret = churn_mmap(argv[2]);
+	else if (argc == 3 && !strcmp(argv[1], "threads"))
+		ret = churn_threads(argv[2]);
 	else {
-		fprintf(stderr, "usage: ckpt-churn fork|mmap GOFILE\n");
+		fprintf(stderr, "usage: ckpt-churn fork|mmap|threads GOFILE\n");
 		return 2;
 	}
 	printf("churn ok\n");

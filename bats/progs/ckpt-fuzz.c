@@ -53,7 +53,7 @@
 #include "ckpt.h"
 #include "ckpt-image.h"
 
-#define NTYPES		(CKPT_LOCKS + 1)
+#define NTYPES		(CKPT_THREAD + 1)
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define RUN_MS		50	/* a restored process runs this long */
@@ -71,6 +71,7 @@ static const char *const type_names[NTYPES] = {
 	[CKPT_TIMERFD] = "timerfd", [CKPT_POSIX_TIMERS] = "posix_timers",
 	[CKPT_SHMS] = "shms", [CKPT_SHM] = "shm", [CKPT_SECCOMP] = "seccomp",
 	[CKPT_SECCOMP_FILTER] = "seccomp_filter", [CKPT_LOCKS] = "locks",
+	[CKPT_THREAD] = "thread",
 };
 
 struct rec {

@@ -20,6 +20,11 @@
  *   dispatch    the syscall user dispatch region of the TASK record wraps
  *   membarrier  the MM record has a membarrier() registration bit no
  *               command has (MEMBARRIER_CMD_GLOBAL, 1)
+ *   threadtid   the first THREAD's TASK record has the main thread's id
+ *   threaddup   the second THREAD's TASK record has the first one's id
+ *   threadpending  the first THREAD record claims 2^20 pending signals
+ *   threadsched the first THREAD record has scheduling policy 77
+ *   threadaltstack  the first THREAD record's sigaltstack flags are 0x10
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -42,6 +47,45 @@ static struct ckpt_hdr *find(uint32_t type)
 	h = ckpt_find_rec(img, size, type, &off);
 	CHECK(h || off + sizeof(*h) > size, "bad record at %zu", off);
 	return h;
+}
+
+/* The record after the @n-th (from 0) record of @type. */
+static struct ckpt_hdr *after_nth(uint32_t type, int n)
+{
+	struct ckpt_hdr *h;
+	size_t off = 0;
+
+	while ((h = ckpt_next_rec(img, size, &off)))
+		if (h->type == type && !n--)
+			return ckpt_next_rec(img, size, &off);
+	return NULL;
+}
+
+static int mutate_thread(const char *m)
+{
+	struct ckpt_thread *r = (struct ckpt_thread *)find(CKPT_THREAD);
+	struct ckpt_task *main_task = (struct ckpt_task *)find(CKPT_TASK);
+	struct ckpt_task *t0 = (struct ckpt_task *)after_nth(CKPT_THREAD, 0);
+	struct ckpt_task *t1 = (struct ckpt_task *)after_nth(CKPT_THREAD, 1);
+
+	if (!r || !t0 || t0->h.type != CKPT_TASK)
+		return 1;
+	if (!strcmp(m, "threadtid")) {
+		t0->pid = main_task->pid;
+	} else if (!strcmp(m, "threaddup")) {
+		if (!t1 || t1->h.type != CKPT_TASK)
+			return 1;
+		t1->pid = t0->pid;
+	} else if (!strcmp(m, "threadpending")) {
+		r->nr_pending = 1 << 20;
+	} else if (!strcmp(m, "threadsched")) {
+		r->sched.policy = 77;
+	} else if (!strcmp(m, "threadaltstack")) {
+		r->altstack_flags = 0x10;
+	} else {
+		FAIL("unknown mutation %s", m);
+	}
+	return 0;
 }
 
 static int mutate(const char *m)
@@ -120,6 +164,8 @@ static int mutate(const char *m)
 		if (!mm)
 			return 1;
 		mm->membarrier |= 1;
+	} else if (!strncmp(m, "thread", 6)) {
+		return mutate_thread(m);
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}

@@ -7,7 +7,9 @@
  * ckpt-stress readers PID N ROUNDS: in each round N threads read
  * /proc/PID/checkpoint at once; every image must be whole.
  * ckpt-stress busy PID ROUNDS EVERY DIR: ROUNDS checkpoints of PID in a
- * row, each whole; every EVERY-th is kept as DIR/img.N.
+ * row, each whole; every EVERY-th is kept as DIR/img.N. One that fails
+ * with EAGAIN (a thread exited while the process was being held) is
+ * taken again.
  * ckpt-stress attach PID ROUNDS: ROUNDS checkpoints of PID, each whole,
  * while a thread attaches to PID with ptrace and detaches, in a loop.
  * ckpt-stress killreader PID ROUNDS: ROUNDS times, a child reads
@@ -109,7 +111,7 @@ static void together(pid_t pid, int n, int proc, int rounds)
 static void busy(pid_t pid, int rounds, int every, const char *dir)
 {
 	char path[4096];
-	int r, fd;
+	int r, fd, tries;
 
 	for (r = 0; r < rounds; r++) {
 		if (!dir || r % every) {
@@ -119,7 +121,9 @@ static void busy(pid_t pid, int rounds, int every, const char *dir)
 			fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 		}
 		CHECK(fd >= 0, "image %d: %m", r);
-		CHECK(sys_checkpoint(pid, fd, 0) > 0, "checkpoint %d: %m", r);
+		for (tries = 0; sys_checkpoint(pid, fd, 0) <= 0; tries++)
+			CHECK(errno == EAGAIN && tries < 1000 && !ftruncate(fd, 0) &&
+			      !lseek(fd, 0, SEEK_SET), "checkpoint %d: %m", r);
 		check_whole(fd, "image");
 		close(fd);
 	}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# Multi-threaded processes: every thread held, saved and brought back with
+# its own id and state, in both restart paths.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+# tids_of FILE: the thread ids ckpt-threads printed, main first, sorted
+tids_of() {
+	{ sed -n 's/^ready //p' "$1"; sed -n 's/^tid [0-9]* //p' "$1"; } | sort -n
+}
+
+# task_tids PID: the threads PID has now, sorted
+task_tids() {
+	ls "/proc/$1/task" | sort -n
+}
+
+# threads_done OUT: the restored ckpt-threads finished and said so
+threads_done() {
+	cat "$1"
+	[ "$(tail -n 1 "$1")" = "threads ok" ]
+}
+
+@test "threads: 16 threads come back with their ids, names and state (/proc and /sys/kernel/ckpt/restart)" {
+	start_bg "$T/out" ckpt-threads 16 "$T/go"
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 17 ]
+	tids_of "$T/out" > "$T/tids"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	task_tids "$PID" > "$T/now"
+	diff "$T/tids" "$T/now"
+	[ "$(cat "/proc/$PID/task/$(sed -n 's/^tid 3 //p' "$T/out")/comm")" = w3 ]
+	# getppid() of every thread: init adopted them all
+	for t in $(cat "$T/now"); do
+		grep -q "^PPid:	1$" "/proc/$PID/task/$t/status"
+	done
+	touch "$T/go"
+	wait_gone "$PID"
+	threads_done "$T/out"
+}
+
+@test "threads: a dynamically linked 16-thread process comes back through checkpoint() and restart()" {
+	start_bg "$T/out" ckpt-threads-dyn 16 "$T/go"
+	roundtrip syscall "$T/go"
+	[ "$RC" -eq 0 ]
+	threads_done "$T/out"
+}
+
+@test "threads: the restored process has every saved thread, the main one with restart()'s caller's id" {
+	start_bg "$T/out" ckpt-threads 8 "$T/go"
+	tids_of "$T/out" | grep -vx "$PID" > "$T/tids"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	rstr < "$T/img" > "$T/rstr.out" 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	for i in $(seq 1 250); do
+		[ "$(ls "/proc/$r/task" 2> /dev/null | wc -l)" -eq 9 ] && break
+		sleep 0.02
+	done
+	task_tids "$r" | grep -vx "$r" > "$T/now"
+	diff "$T/tids" "$T/now"
+	touch "$T/go"
+	wait "$r"
+	threads_done "$T/out"
+}
+
+@test "threads: 64 threads, checkpointed twice while running, come back from each image" {
+	start_bg "$T/out" ckpt-threads 64 "$T/go"
+	cat "/proc/$PID/checkpoint" > "$T/img1"
+	sleep 0.2
+	cat "/proc/$PID/checkpoint" > "$T/img2"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	cp "$T/out" "$T/out.orig"
+	for img in img1 img2; do
+		cp "$T/out.orig" "$T/out"
+		echo "$T/$img" > /sys/kernel/ckpt/restart
+		BG_PIDS="$BG_PIDS $PID"
+		[ "$(ls "/proc/$PID/task" | wc -l)" -eq 65 ]
+		touch "$T/go"
+		wait_gone "$PID"
+		threads_done "$T/out"
+		rm "$T/go"
+	done
+}
+
+@test "threads: a thread id in use is EBUSY, logged, and the restorer runs on with no thread made" {
+	start_bg "$T/out" ckpt-threads 8 "$T/go"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	# the process still runs: its thread ids are taken
+	run rstr < "$T/img"
+	[ "$status" -eq 16 ]
+	expect_log "cannot take thread id"
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 9 ]
+	touch "$T/go"
+	wait "$PID"
+	threads_done "$T/out"
+}
+
+@test "threads: Debian's python3 running four threading workers, checkpointed mid-run, killed and restored, prints what a plain run prints" {
+	python3 /tests/threads-work.py 2000 > "$T/plain"
+	start_bg "$T/out" python3 /tests/threads-work.py 2000
+	sleep 1
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 5 ]
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	! grep -q "python threads ok" "$T/out"
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	wait_gone "$PID"
+	diff <(sed 1d "$T/plain") <(sed 1d "$T/out")
+}
+
+@test "threads: bad THREAD records are EINVAL, logged, and leave no thread behind" {
+	image_of t ckpt-threads 8 "$T/go"
+	tids_of "$T/t.out" > "$T/tids"
+	for m in threadtid:"thread record: id" threaddup:"saved twice" \
+		threadpending:"malformed thread record" threadsched:"bad scheduling record" \
+		threadaltstack:"malformed thread record"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$T/t.img" "$T/bad" "${m%%:*}"
+		run rstr < "$T/bad"
+		echo "${m%%:*}: $status $output"
+		[ "$status" -eq 22 ]
+		expect_log "${m#*:}"
+		for t in $(cat "$T/tids"); do [ ! -d "/proc/$t" ]; done
+	done
+}
