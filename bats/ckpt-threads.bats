@@ -52,7 +52,7 @@ threads_done() {
 }
 
 @test "threads: the restored process has every saved thread, the main one with restart()'s caller's id" {
-	start_bg "$T/out" ckpt-threads 8 "$T/go"
+	start_bg "$T/out" ckpt-threads 10 "$T/go"
 	tids_of "$T/out" | grep -vx "$PID" > "$T/tids"
 	ckpt-save "$PID" "$T/img" > /dev/null
 	kill -9 "$PID"
@@ -61,7 +61,7 @@ threads_done() {
 	r=$!
 	BG_PIDS="$BG_PIDS $r"
 	for i in $(seq 1 250); do
-		[ "$(ls "/proc/$r/task" 2> /dev/null | wc -l)" -eq 9 ] && break
+		[ "$(ls "/proc/$r/task" 2> /dev/null | wc -l)" -eq 11 ] && break
 		sleep 0.02
 	done
 	task_tids "$r" | grep -vx "$r" > "$T/now"
@@ -92,13 +92,13 @@ threads_done() {
 }
 
 @test "threads: a thread id in use is EBUSY, logged, and the restorer runs on with no thread made" {
-	start_bg "$T/out" ckpt-threads 8 "$T/go"
+	start_bg "$T/out" ckpt-threads 10 "$T/go"
 	ckpt-save "$PID" "$T/img" > /dev/null
 	# the process still runs: its thread ids are taken
 	run rstr < "$T/img"
 	[ "$status" -eq 16 ]
 	expect_log "cannot take thread id"
-	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 9 ]
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 11 ]
 	touch "$T/go"
 	wait "$PID"
 	threads_done "$T/out"
@@ -119,12 +119,13 @@ threads_done() {
 	diff <(sed 1d "$T/plain") <(sed 1d "$T/out")
 }
 
-@test "threads: bad THREAD records are EINVAL, logged, and leave no thread behind" {
-	image_of t ckpt-threads 8 "$T/go"
+@test "threads: bad THREAD records, and bad futex wait restarts, are EINVAL, logged, and leave no thread behind" {
+	image_of t ckpt-threads 10 "$T/go"
 	tids_of "$T/t.out" > "$T/tids"
 	for m in threadtid:"thread record: id" threaddup:"saved twice" \
 		threadpending:"malformed thread record" threadsched:"bad scheduling record" \
-		threadaltstack:"malformed thread record"; do
+		threadaltstack:"malformed thread record" \
+		futexclock:"bad syscall restart" futexaddr:"bad syscall restart"; do
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/t.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"

@@ -25,6 +25,8 @@
  *   threadpending  the first THREAD record claims 2^20 pending signals
  *   threadsched the first THREAD record has scheduling policy 77
  *   threadaltstack  the first THREAD record's sigaltstack flags are 0x10
+ *   futexclock  a CPU record restarting a futex wait has it on clock 5
+ *   futexaddr   a CPU record restarting a futex wait has an odd futex address
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -86,6 +88,19 @@ static int mutate_thread(const char *m)
 		FAIL("unknown mutation %s", m);
 	}
 	return 0;
+}
+
+/* The first CPU record that restarts a futex wait. */
+static struct ckpt_cpu *futex_cpu(void)
+{
+	struct ckpt_hdr *h;
+	size_t off = 0;
+
+	while ((h = ckpt_next_rec(img, size, &off)))
+		if (h->type == CKPT_CPU &&
+		    ((struct ckpt_cpu *)h)->restart == CKPT_RESTART_FUTEX)
+			return (struct ckpt_cpu *)h;
+	return NULL;
 }
 
 static int mutate(const char *m)
@@ -164,6 +179,15 @@ static int mutate(const char *m)
 		if (!mm)
 			return 1;
 		mm->membarrier |= 1;
+	} else if (!strncmp(m, "futex", 5)) {
+		struct ckpt_cpu *c = futex_cpu();
+
+		if (!c)
+			return 1;
+		if (!strcmp(m, "futexclock"))
+			c->restart_clockid = 5;
+		else
+			c->restart_uaddr |= 1;
 	} else if (!strncmp(m, "thread", 6)) {
 		return mutate_thread(m);
 	} else if (strcmp(m, "none")) {

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ckpt-threads N GOFILE: start N threads (at least 8), each with its own
+ * ckpt-threads N GOFILE: start N threads (at least 10), each with its own
  * __thread value, stack pattern, name and signal mask, parked in turn in
  * a condition variable wait, a relative clock_nanosleep() of 3 s, a read()
  * of a pipe, a pthread_kill()ed signal it blocks, a busy loop, with a
  * robust mutex held until it exits, detached, or signalled every 20 ms by
- * a SIGEV_THREAD_ID timer; print "ready" and the
+ * a SIGEV_THREAD_ID timer, or in a sem_timedwait() (CLOCK_REALTIME) or
+ * sem_clockwait() (CLOCK_MONOTONIC) that must time out at its deadline,
+ * 3 s on; print "ready" and the
  * tids, wait for GOFILE, then wake them all, check every value after the
  * round trip (tids kept, the sleep not cut short, rseq areas live), join
  * them and print "threads ok".
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/prctl.h>
@@ -22,7 +25,8 @@
 #define MAX_THREADS 256
 #define SLEEP_NS 3000000000LL
 
-enum role { COND, SLEEP, PIPE, SIGNAL, BUSY, ROBUST, DETACHED, TIMER, NROLES };
+enum role { COND, SLEEP, PIPE, SIGNAL, BUSY, ROBUST, DETACHED, TIMER, SEMWAIT,
+	    CLOCKWAIT, NROLES };
 
 struct worker {
 	pthread_t th;
@@ -44,6 +48,7 @@ static __thread uint64_t tls_value;
 static __thread volatile int timer_hits;
 static volatile pid_t timer_tid, timer_stray;
 static timer_t timer;
+static sem_t never;
 
 static void on_timer(int sig, siginfo_t *si, void *uc)
 {
@@ -177,6 +182,25 @@ static uint64_t work(struct worker *me)
 		v = 8;
 		break;
 	}
+	case SEMWAIT:
+	case CLOCKWAIT: {
+		clockid_t clk = role == SEMWAIT ? CLOCK_REALTIME : CLOCK_MONOTONIC;
+		struct timespec dl, now;
+		int ret;
+
+		clock_gettime(clk, &dl);
+		dl.tv_sec += SLEEP_NS / 1000000000LL;
+		set_ready(me);
+		/* interrupted by the checkpoint, restarted with its deadline */
+		ret = role == SEMWAIT ? sem_timedwait(&never, &dl) :
+					sem_clockwait(&never, clk, &dl);
+		CHECK(ret < 0 && errno == ETIMEDOUT, "thread %d: wait %d (%m)", me->idx, ret);
+		clock_gettime(clk, &now);
+		CHECK(now.tv_sec > dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec >= dl.tv_nsec),
+		      "thread %d: timed out early", me->idx);
+		v = role + 1;
+		break;
+	}
 	case DETACHED:
 	default:
 		set_ready(me);
@@ -258,7 +282,7 @@ static void start(int n)
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&robust, &ma);
-	CHECK(!pipe(detached_pipe), "pipe");
+	CHECK(!pipe(detached_pipe) && !sem_init(&never, 0, 0), "pipe");
 	for (i = 0; i < n; i++) {
 		w[i].idx = i;
 		CHECK(!pipe(w[i].pipe), "pipe");
