@@ -91,6 +91,25 @@ threads_done() {
 	done
 }
 
+@test "threads: a stopped multi-threaded process comes back stopped, every thread, and runs on at SIGCONT" {
+	start_bg "$T/out" ckpt-threads 10 "$T/go"
+	kill -STOP "$PID"
+	stopped_state "$PID"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	stopped_state "$PID"
+	for t in $(task_tids "$PID"); do
+		wait_status "$PID/task/$t" "^State:.*T (stopped)"
+	done
+	touch "$T/go"
+	kill -CONT "$PID"
+	wait_gone "$PID"
+	threads_done "$T/out"
+}
+
 @test "threads: a thread id in use is EBUSY, logged, and the restorer runs on with no thread made" {
 	start_bg "$T/out" ckpt-threads 10 "$T/go"
 	ckpt-save "$PID" "$T/img" > /dev/null

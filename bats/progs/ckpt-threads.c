@@ -58,12 +58,12 @@ static void on_timer(int sig, siginfo_t *si, void *uc)
 	timer_hits++;
 }
 
-/* one thread holds the robust mutex; the others of its turn wait as COND */
+/* one thread holds the robust mutex, one gets the timer; the others of their turn are COND */
 static enum role role_of(int idx)
 {
 	enum role r = idx % NROLES;
 
-	return r == ROBUST && idx != ROBUST ? COND : r;
+	return (r == ROBUST || r == TIMER) && idx != (int)r ? COND : r;
 }
 
 static int64_t now_ns(void)
@@ -80,6 +80,15 @@ static void set_ready(struct worker *me)
 	me->ready = 1;
 	nready++;
 	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+}
+
+/* until main says go: every thread is still there when the test looks */
+static void wait_go(void)
+{
+	pthread_mutex_lock(&lock);
+	while (!go)
+		pthread_cond_wait(&cond, &lock);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -106,10 +115,7 @@ static uint64_t work(struct worker *me)
 	switch (role) {
 	case COND:
 		set_ready(me);
-		pthread_mutex_lock(&lock);
-		while (!go)
-			pthread_cond_wait(&cond, &lock);
-		pthread_mutex_unlock(&lock);
+		wait_go();
 		v = 1;
 		break;
 	case SLEEP: {
@@ -121,6 +127,7 @@ static uint64_t work(struct worker *me)
 		slept = now_ns() - t0;
 		/* restarted with the time it had left: never woken early */
 		CHECK(slept >= SLEEP_NS, "thread %d slept %lld ns", me->idx, (long long)slept);
+		wait_go();
 		v = 2;
 		break;
 	}
@@ -134,10 +141,7 @@ static uint64_t work(struct worker *me)
 		sigset_t pend;
 
 		set_ready(me);
-		pthread_mutex_lock(&lock);
-		while (!go)
-			pthread_cond_wait(&cond, &lock);
-		pthread_mutex_unlock(&lock);
+		wait_go();
 		/* pthread_kill()ed before the checkpoint, blocked since */
 		sigpending(&pend);
 		CHECK(sigismember(&pend, SIGUSR1), "thread %d: SIGUSR1 lost", me->idx);
@@ -156,10 +160,7 @@ static uint64_t work(struct worker *me)
 	case ROBUST:
 		CHECK(!pthread_mutex_lock(&robust), "robust lock");
 		set_ready(me);
-		pthread_mutex_lock(&lock);
-		while (!go)
-			pthread_cond_wait(&cond, &lock);
-		pthread_mutex_unlock(&lock);
+		wait_go();
 		v = 6;	/* exits holding the robust mutex */
 		break;
 	case TIMER: {
@@ -167,10 +168,7 @@ static uint64_t work(struct worker *me)
 		int hits;
 
 		set_ready(me);
-		pthread_mutex_lock(&lock);
-		while (!go)
-			pthread_cond_wait(&cond, &lock);
-		pthread_mutex_unlock(&lock);
+		wait_go();
 		/* the timer still signals this thread, and only it */
 		hits = timer_hits;
 		end = now_ns() + 5000000000LL;
@@ -198,16 +196,14 @@ static uint64_t work(struct worker *me)
 		clock_gettime(clk, &now);
 		CHECK(now.tv_sec > dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec >= dl.tv_nsec),
 		      "thread %d: timed out early", me->idx);
+		wait_go();
 		v = role + 1;
 		break;
 	}
 	case DETACHED:
 	default:
 		set_ready(me);
-		pthread_mutex_lock(&lock);
-		while (!go)
-			pthread_cond_wait(&cond, &lock);
-		pthread_mutex_unlock(&lock);
+		wait_go();
 		v = 7;
 		break;
 	}
