@@ -88,6 +88,16 @@ image_of() {
 	wait "$PID" 2> /dev/null || true
 }
 
+# sysfs_cycle: checkpoint $PID through /proc into $T/img, kill it, and
+# restart the image through /sys/kernel/ckpt/restart: $PID again
+sysfs_cycle() {
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+}
+
 # wait_status PID REGEX: until a line of /proc/PID/status matches REGEX, or fail
 wait_status() {
 	local i

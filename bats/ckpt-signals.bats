@@ -39,11 +39,7 @@ sigblk() {
 @test "signals: a process in sigsuspend() comes back with its own mask, not sigsuspend()'s" {
 	start_bg "$T/out" ckpt-sigmask
 	sigblk "$PID" 0000000000000800	# in sigsuspend(): SIGUSR2 only
-	cat "/proc/$PID/checkpoint" > "$T/img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	echo "$T/img" > /sys/kernel/ckpt/restart
-	BG_PIDS="$BG_PIDS $PID"
+	sysfs_cycle
 	sigblk "$PID" 0000000000000800	# back in sigsuspend()
 	kill -USR1 "$PID"
 	wait_gone "$PID"
@@ -55,11 +51,7 @@ sigblk() {
 	start_bg "$T/out" ckpt-membarrier none "$T/go"
 	kill -STOP "$PID"
 	stopped_state "$PID"
-	cat "/proc/$PID/checkpoint" > "$T/img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	echo "$T/img" > /sys/kernel/ckpt/restart
-	BG_PIDS="$BG_PIDS $PID"
+	sysfs_cycle
 	stopped_state "$PID"
 	touch "$T/go"
 	sleep 0.3

@@ -27,11 +27,7 @@ threads_done() {
 	start_bg "$T/out" ckpt-threads 16 "$T/go"
 	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 17 ]
 	tids_of "$T/out" > "$T/tids"
-	cat "/proc/$PID/checkpoint" > "$T/img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	echo "$T/img" > /sys/kernel/ckpt/restart
-	BG_PIDS="$BG_PIDS $PID"
+	sysfs_cycle
 	task_tids "$PID" > "$T/now"
 	diff "$T/tids" "$T/now"
 	[ "$(cat "/proc/$PID/task/$(sed -n 's/^tid 3 //p' "$T/out")/comm")" = w3 ]
@@ -95,11 +91,7 @@ threads_done() {
 	start_bg "$T/out" ckpt-threads 10 "$T/go"
 	kill -STOP "$PID"
 	stopped_state "$PID"
-	cat "/proc/$PID/checkpoint" > "$T/img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	echo "$T/img" > /sys/kernel/ckpt/restart
-	BG_PIDS="$BG_PIDS $PID"
+	sysfs_cycle
 	stopped_state "$PID"
 	for t in $(task_tids "$PID"); do
 		wait_status "$PID/task/$t" "^State:.*T (stopped)"
@@ -128,12 +120,8 @@ threads_done() {
 	start_bg "$T/out" python3 /tests/threads-work.py 2000
 	sleep 1
 	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 5 ]
-	cat "/proc/$PID/checkpoint" > "$T/img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
 	! grep -q "python threads ok" "$T/out"
-	echo "$T/img" > /sys/kernel/ckpt/restart
-	BG_PIDS="$BG_PIDS $PID"
+	sysfs_cycle
 	wait_gone "$PID"
 	diff <(sed 1d "$T/plain") <(sed 1d "$T/out")
 }
