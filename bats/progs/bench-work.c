@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench-work MIB DIR: the workload of make bench (scripts/bench-guest).
+ * bench-work MIB DIR [THREADS]: the workload of make bench (scripts/bench-guest).
  *
  * Fills MIB MiB of anonymous memory with a pattern derived from each word's
- * offset (so a check is exact), writes its pid to DIR/ready, then loops on
+ * offset (so a check is exact); with THREADS (default 1) starts THREADS - 1
+ * more threads that wait on a condition variable that is never signalled
+ * (they take no CPU and do not disturb the gaps), and once they all wait
+ * writes its pid to DIR/ready, then loops on
  * clock_gettime(CLOCK_MONOTONIC), keeping the largest gap between two
  * consecutive timestamps: how long it was held still. About every 10 ms it
  * looks for a command in DIR/cmd-PID. It needs no open file descriptor and no
@@ -19,6 +22,7 @@
  * The time spent on a command does not count as a gap.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -26,6 +30,39 @@
 #include "ckpt.h"
 
 #define POLL_NS 10000000LL
+#define MAX_THREADS 1024
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t waiting = PTHREAD_COND_INITIALIZER, never = PTHREAD_COND_INITIALIZER;
+static int nwaiting;
+
+/* an extra thread: counted once it waits, then waits for ever */
+static void *idle(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	nwaiting++;
+	pthread_cond_signal(&waiting);
+	for (;;)
+		pthread_cond_wait(&never, &lock);
+	return NULL;
+}
+
+/* start NTHREADS - 1 idle threads and wait until each has released the lock in its wait */
+static void start_threads(int nthreads)
+{
+	pthread_t th;
+	int i, err;
+
+	for (i = 1; i < nthreads; i++) {
+		err = pthread_create(&th, NULL, idle, NULL);
+		CHECK(!err, "pthread_create (thread %d of %d): %s", i + 1, nthreads, strerror(err));
+	}
+	pthread_mutex_lock(&lock);
+	while (nwaiting < nthreads - 1)
+		pthread_cond_wait(&waiting, &lock);
+	pthread_mutex_unlock(&lock);
+}
 
 static uint64_t pattern(uint64_t off)
 {
@@ -63,11 +100,13 @@ int main(int argc, char **argv)
 	uint64_t *mem, i, words;
 	struct stat st;
 	size_t len;
+	int fd, nthreads = 1;
 	ssize_t n;
-	int fd;
 
-	if (argc != 3 || atol(argv[1]) <= 0) {
-		fprintf(stderr, "usage: bench-work MIB DIR\n");
+	if (argc == 4)
+		nthreads = atoi(argv[3]);
+	if (argc < 3 || argc > 4 || atol(argv[1]) <= 0 || nthreads < 1 || nthreads > MAX_THREADS) {
+		fprintf(stderr, "usage: bench-work MIB DIR [THREADS]\n");
 		return 2;
 	}
 	len = (size_t)atol(argv[1]) << 20;
@@ -76,6 +115,7 @@ int main(int argc, char **argv)
 	CHECK(mem != MAP_FAILED, "mmap %zu bytes: %s", len, strerror(errno));
 	for (i = 0; i < words; i++)
 		mem[i] = pattern(i * sizeof(*mem));
+	start_threads(nthreads);
 
 	snprintf(cmdpath, sizeof(cmdpath), "%s/cmd-%d", argv[2], getpid());
 	snprintf(outpath, sizeof(outpath), "%s/out-%d", argv[2], getpid());
