@@ -55,7 +55,7 @@ fuzz_images() {
 	fuzz_image sysv ckpt-sysv "$T/go"
 	fuzz_image mem-dyn ckpt-mem-dyn "$T/go"
 	fuzz_image locks ckpt-locks hold "$T/locks.f" "$T/go"
-	fuzz_image threads ckpt-threads 10 "$T/go"
+	fuzz_image threads ckpt-threads 14 "$T/go"
 }
 
 # tap: stdin, line by line as it comes, to the TAP stream as comments

@@ -48,7 +48,7 @@ threads_done() {
 }
 
 @test "threads: the restored process has every saved thread, the main one with restart()'s caller's id" {
-	start_bg "$T/out" ckpt-threads 10 "$T/go"
+	start_bg "$T/out" ckpt-threads 14 "$T/go"
 	tids_of "$T/out" | grep -vx "$PID" > "$T/tids"
 	ckpt-save "$PID" "$T/img" > /dev/null
 	kill -9 "$PID"
@@ -57,7 +57,7 @@ threads_done() {
 	r=$!
 	BG_PIDS="$BG_PIDS $r"
 	for i in $(seq 1 250); do
-		[ "$(ls "/proc/$r/task" 2> /dev/null | wc -l)" -eq 11 ] && break
+		[ "$(ls "/proc/$r/task" 2> /dev/null | wc -l)" -eq 15 ] && break
 		sleep 0.02
 	done
 	task_tids "$r" | grep -vx "$r" > "$T/now"
@@ -88,7 +88,7 @@ threads_done() {
 }
 
 @test "threads: a stopped multi-threaded process comes back stopped, every thread, and runs on at SIGCONT" {
-	start_bg "$T/out" ckpt-threads 10 "$T/go"
+	start_bg "$T/out" ckpt-threads 14 "$T/go" stopped
 	kill -STOP "$PID"
 	stopped_state "$PID"
 	sysfs_cycle
@@ -103,13 +103,13 @@ threads_done() {
 }
 
 @test "threads: a thread id in use is EBUSY, logged, and the restorer runs on with no thread made" {
-	start_bg "$T/out" ckpt-threads 10 "$T/go"
+	start_bg "$T/out" ckpt-threads 14 "$T/go"
 	ckpt-save "$PID" "$T/img" > /dev/null
 	# the process still runs: its thread ids are taken
 	run rstr < "$T/img"
 	[ "$status" -eq 16 ]
 	expect_log "cannot take thread id"
-	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 11 ]
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 15 ]
 	touch "$T/go"
 	wait "$PID"
 	threads_done "$T/out"
@@ -126,13 +126,18 @@ threads_done() {
 	diff <(sed 1d "$T/plain") <(sed 1d "$T/out")
 }
 
-@test "threads: bad THREAD records, and bad futex wait restarts, are EINVAL, logged, and leave no thread behind" {
-	image_of t ckpt-threads 10 "$T/go"
+@test "threads: bad THREAD records, and bad futex, poll, epoll and sigtimedwait restarts, are EINVAL, logged, and leave no thread behind" {
+	image_of t ckpt-threads 14 "$T/go"
 	tids_of "$T/t.out" > "$T/tids"
 	for m in threadtid:"thread record: id" threaddup:"saved twice" \
 		threadpending:"malformed thread record" threadsched:"bad scheduling record" \
 		threadaltstack:"malformed thread record" \
-		futexclock:"bad syscall restart" futexaddr:"bad syscall restart"; do
+		futexclock:"bad syscall restart" futexaddr:"bad syscall restart" \
+		waitpollmask:"bad syscall restart" waitepollmax:"bad syscall restart" \
+		waitclock:"bad syscall restart" waitflags:"bad syscall restart"; do
+		# the log line is rate-limited: 10 in 5 s
+		n=$((${n:-0} + 1))
+		if [ "$n" -eq 10 ]; then sleep 5.5; fi
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/t.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"

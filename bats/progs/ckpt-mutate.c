@@ -27,6 +27,10 @@
  *   threadaltstack  the first THREAD record's sigaltstack flags are 0x10
  *   futexclock  a CPU record restarting a futex wait has it on clock 5
  *   futexaddr   a CPU record restarting a futex wait has an odd futex address
+ *   waitpollmask    a CPU record restarting a poll() has a signal mask
+ *   waitepollmax    a CPU record restarting an epoll wait has maxevents 0
+ *   waitclock   a timed rt_sigtimedwait() restart is on CLOCK_REALTIME
+ *   waitflags   an rt_sigtimedwait() restart has epoll's SIGMASK flag
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -91,16 +95,46 @@ static int mutate_thread(const char *m)
 }
 
 /* The first CPU record that restarts a futex wait. */
-static struct ckpt_cpu *futex_cpu(void)
+/* the first CPU record that restarts a system call of @kind */
+static struct ckpt_cpu *restart_cpu(uint32_t kind)
 {
 	struct ckpt_hdr *h;
 	size_t off = 0;
 
 	while ((h = ckpt_next_rec(img, size, &off)))
-		if (h->type == CKPT_CPU &&
-		    ((struct ckpt_cpu *)h)->restart == CKPT_RESTART_FUTEX)
+		if (h->type == CKPT_CPU && ((struct ckpt_cpu *)h)->restart == kind)
 			return (struct ckpt_cpu *)h;
 	return NULL;
+}
+
+static int mutate_wait(const char *m)
+{
+	struct ckpt_cpu *c;
+
+	if (!strcmp(m, "waitpollmask")) {
+		c = restart_cpu(CKPT_RESTART_POLL);
+		if (!c)
+			return 1;
+		c->restart_sigmask = 1;
+	} else if (!strcmp(m, "waitepollmax")) {
+		c = restart_cpu(CKPT_RESTART_EPOLL);
+		if (!c)
+			return 1;
+		c->restart_arg2 = 0;
+	} else if (!strcmp(m, "waitclock")) {
+		c = restart_cpu(CKPT_RESTART_SIGTIMEDWAIT);
+		if (!c || !(c->restart_flags & CKPT_RESTART_TIMEOUT))
+			return 1;
+		c->restart_clockid = CLOCK_REALTIME;
+	} else if (!strcmp(m, "waitflags")) {
+		c = restart_cpu(CKPT_RESTART_SIGTIMEDWAIT);
+		if (!c)
+			return 1;
+		c->restart_flags |= CKPT_RESTART_SIGMASK;
+	} else {
+		FAIL("unknown mutation %s", m);
+	}
+	return 0;
 }
 
 static int mutate(const char *m)
@@ -180,16 +214,18 @@ static int mutate(const char *m)
 			return 1;
 		mm->membarrier |= 1;
 	} else if (!strncmp(m, "futex", 5)) {
-		struct ckpt_cpu *c = futex_cpu();
+		struct ckpt_cpu *c = restart_cpu(CKPT_RESTART_FUTEX);
 
 		if (!c)
 			return 1;
 		if (!strcmp(m, "futexclock"))
 			c->restart_clockid = 5;
 		else
-			c->restart_uaddr |= 1;
+			c->restart_addr |= 1;
 	} else if (!strncmp(m, "thread", 6)) {
 		return mutate_thread(m);
+	} else if (!strncmp(m, "wait", 4)) {
+		return mutate_wait(m);
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}

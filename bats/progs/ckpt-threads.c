@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ckpt-threads N GOFILE: start N threads (at least 10), each with its own
- * __thread value, stack pattern, name and signal mask, parked in turn in
- * a condition variable wait, a relative clock_nanosleep() of 3 s, a read()
- * of a pipe, a pthread_kill()ed signal it blocks, a busy loop, with a
- * robust mutex held until it exits, detached, or signalled every 20 ms by
- * a SIGEV_THREAD_ID timer, or in a sem_timedwait() (CLOCK_REALTIME) or
- * sem_clockwait() (CLOCK_MONOTONIC) that must time out at its deadline,
- * 3 s on; print "ready" and the
- * tids, wait for GOFILE, then wake them all, check every value after the
- * round trip (tids kept, the sleep not cut short, rseq areas live), join
- * them and print "threads ok".
+ * ckpt-threads N GOFILE [stopped]: start N threads (at least 14), each
+ * with its own __thread value, stack pattern, name and signal mask, parked
+ * in turn in a condition variable wait, a relative clock_nanosleep() of
+ * 3 s, a read() of a pipe, a pthread_kill()ed signal it blocks, a busy
+ * loop, with a robust mutex held until it exits, detached, or signalled
+ * every 20 ms by a SIGEV_THREAD_ID timer, or in a sem_timedwait()
+ * (CLOCK_REALTIME) or sem_clockwait() (CLOCK_MONOTONIC), a poll(), an
+ * epoll_pwait() with a signal mask of its own or an rt_sigtimedwait() that
+ * must time out at its deadline, 3 s on, never with EINTR ("stopped": the
+ * test stops the process, and the epoll and sigtimedwait ones may), or in
+ * pthread_mutex_lock() of a priority-inheritance mutex (a PI futex) that
+ * the ROBUST thread holds until go (not main: through restart() main has
+ * another id, which glibc does not know). Print "ready" and the tids once
+ * each thread is blocked in its system call, wait for GOFILE, then wake
+ * them all, check every value after the round trip (tids kept, the sleep
+ * not cut short, rseq areas live), join them and print "threads ok".
  */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/rseq.h>
 #include <time.h>
@@ -26,7 +34,7 @@
 #define SLEEP_NS 3000000000LL
 
 enum role { COND, SLEEP, PIPE, SIGNAL, BUSY, ROBUST, DETACHED, TIMER, SEMWAIT,
-	    CLOCKWAIT, NROLES };
+	    CLOCKWAIT, POLL, EPOLL, SIGTIMED, PILOCK, NROLES };
 
 struct worker {
 	pthread_t th;
@@ -40,9 +48,10 @@ struct worker {
 static struct worker w[MAX_THREADS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static pthread_mutex_t robust;
-static int go, nready;
+static pthread_mutex_t robust, pi;
+static int go, nready, pi_held;
 static volatile int stop_busy;
+static int stopped;	/* "stopped": a job-control stop interrupts some waits */
 static int detached_pipe[2];
 static __thread uint64_t tls_value;
 static __thread volatile int timer_hits;
@@ -90,6 +99,44 @@ static void wait_go(void)
 	while (!go)
 		pthread_cond_wait(&cond, &lock);
 	pthread_mutex_unlock(&lock);
+}
+
+/* poll(), epoll_pwait() or rt_sigtimedwait() for 3 s: 0 or EAGAIN at the deadline */
+static void timed_wait(struct worker *me, enum role role)
+{
+	struct timespec ts = { SLEEP_NS / 1000000000LL, 0 };
+	struct pollfd pfd = { me->pipe[0], POLLIN, 0 };
+	struct epoll_event ev = { .events = EPOLLIN };
+	int64_t t0, waited;
+	sigset_t set;
+	int ep, ret;
+
+	ep = epoll_create1(0);
+	CHECK(ep >= 0 && !epoll_ctl(ep, EPOLL_CTL_ADD, me->pipe[0], &ev), "epoll");
+	/* epoll_pwait()'s own mask: its thread's, and SIGTERM */
+	pthread_sigmask(SIG_SETMASK, NULL, &set);
+	sigaddset(&set, SIGTERM);
+	t0 = now_ns();
+	set_ready(me);
+	if (role == POLL) {
+		ret = poll(&pfd, 1, SLEEP_NS / 1000000);
+	} else if (role == EPOLL) {
+		ret = epoll_pwait(ep, &ev, 1, SLEEP_NS / 1000000, &set);
+	} else {
+		sigemptyset(&set);
+		sigaddset(&set, SIGRTMIN + 20);	/* never sent */
+		ret = sigtimedwait(&set, NULL, &ts);
+		ret = ret < 0 && errno == EAGAIN ? 0 : -1;
+	}
+	waited = now_ns() - t0;
+	/* as signal(7) says, a stop makes epoll waits and sigtimedwait() fail */
+	if (ret < 0 && errno == EINTR && stopped && role != POLL)
+		return;
+	/* interrupted by the hold, restarted with its deadline: never EINTR */
+	CHECK(!ret, "thread %d (%d): wait returned %d (%m)", me->idx, role, ret);
+	CHECK(waited >= SLEEP_NS, "thread %d (%d) woke after %lld ns", me->idx, role,
+	      (long long)waited);
+	close(ep);
 }
 
 static void check_rseq(struct worker *me)
@@ -159,8 +206,11 @@ static uint64_t work(struct worker *me)
 		break;
 	case ROBUST:
 		CHECK(!pthread_mutex_lock(&robust), "robust lock");
+		CHECK(!pthread_mutex_lock(&pi), "PI lock");
+		__atomic_store_n(&pi_held, 1, __ATOMIC_RELEASE);
 		set_ready(me);
 		wait_go();
+		CHECK(!pthread_mutex_unlock(&pi), "PI unlock");
 		v = 6;	/* exits holding the robust mutex */
 		break;
 	case TIMER: {
@@ -200,6 +250,23 @@ static uint64_t work(struct worker *me)
 		v = role + 1;
 		break;
 	}
+	case POLL:
+	case EPOLL:
+	case SIGTIMED:
+		timed_wait(me, role);
+		wait_go();
+		v = role + 1;
+		break;
+	case PILOCK:
+		while (!__atomic_load_n(&pi_held, __ATOMIC_ACQUIRE))
+			usleep(1000);
+		set_ready(me);
+		/* ROBUST holds it until go: blocked in FUTEX_LOCK_PI meanwhile */
+		CHECK(!pthread_mutex_lock(&pi), "thread %d: PI lock", me->idx);
+		CHECK(go, "thread %d: PI lock taken before go", me->idx);
+		pthread_mutex_unlock(&pi);
+		v = role + 1;
+		break;
 	case DETACHED:
 	default:
 		set_ready(me);
@@ -269,12 +336,61 @@ static void start_timer(pid_t tid)
 	CHECK(!timer_settime(timer, 0, &its, NULL), "timer_settime: %m");
 }
 
+/* the system call a thread of @role blocks in, -1 if none in particular */
+static long role_syscall(enum role role)
+{
+	switch (role) {
+	case SLEEP:
+		return SYS_clock_nanosleep;
+	case PIPE:
+		return SYS_read;
+	case SEMWAIT:
+	case CLOCKWAIT:
+	case PILOCK:
+		return SYS_futex;
+	case POLL:
+		return SYS_poll;
+	case EPOLL:
+		return SYS_epoll_pwait;
+	case SIGTIMED:
+		return SYS_rt_sigtimedwait;
+	default:
+		return -1;
+	}
+}
+
+/* until the thread is blocked in its system call: the checkpoint catches it there */
+static void wait_blocked(struct worker *me)
+{
+	long want = role_syscall(role_of(me->idx)), nr = -2;
+	char path[64];
+	int i;
+
+	if (want < 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", me->tid);
+	for (i = 0; i < 2000 && nr != want; i++) {
+		FILE *f = fopen(path, "r");
+
+		CHECK(f, "%s: %m", path);
+		if (fscanf(f, "%ld", &nr) != 1)
+			nr = -2;
+		fclose(f);
+		if (nr != want)
+			usleep(1000);
+	}
+	CHECK(nr == want, "thread %d: in syscall %ld, not %ld", me->idx, nr, want);
+}
+
 static void start(int n)
 {
 	pthread_mutexattr_t ma;
 	pthread_attr_t a;
 	int i;
 
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&pi, &ma);
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&robust, &ma);
@@ -296,6 +412,8 @@ static void start(int n)
 		if (role_of(i) == SIGNAL)
 			CHECK(!pthread_kill(w[i].th, SIGUSR1), "pthread_kill");
 	start_timer(w[TIMER].tid);
+	for (i = 0; i < n; i++)
+		wait_blocked(&w[i]);
 }
 
 static void finish(int n)
@@ -334,10 +452,11 @@ int main(int argc, char **argv)
 {
 	int n, i;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: ckpt-threads N GOFILE\n");
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "stopped"))) {
+		fprintf(stderr, "usage: ckpt-threads N GOFILE [stopped]\n");
 		return 2;
 	}
+	stopped = argc == 4;
 	n = atoi(argv[1]);
 	CHECK(n >= NROLES && n <= MAX_THREADS, "N out of range");
 	start(n);
