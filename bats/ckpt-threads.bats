@@ -67,6 +67,33 @@ threads_done() {
 	threads_done "$T/out"
 }
 
+@test "threads: restart() from a multi-threaded caller, from its main thread or another, first ends the caller's threads as execve() does" {
+	for from in main thread; do
+		start_bg "$T/out" ckpt-threads 14 "$T/go"
+		tids_of "$T/out" | grep -vx "$PID" > "$T/tids"
+		ckpt-save "$PID" "$T/img" > /dev/null
+		kill -9 "$PID"
+		wait "$PID" 2> /dev/null || true
+		rstr-threads 5 "$from" < "$T/img" > "$T/rstr.out" 2>&1 &
+		r=$!
+		BG_PIDS="$BG_PIDS $r"
+		for i in $(seq 1 250); do
+			task_tids "$r" 2> /dev/null | grep -vx "$r" > "$T/now" || true
+			cmp -s "$T/tids" "$T/now" && break
+			sleep 0.02
+		done
+		cat "$T/rstr.out"
+		[ "$(sed -n 's/^caller //p' "$T/rstr.out")" -eq "$r" ]
+		[ "$(grep -c '^tid ' "$T/rstr.out")" -eq 5 ]
+		# the image's threads, none of the caller's, the main one with its pid
+		diff "$T/tids" "$T/now"
+		touch "$T/go"
+		wait "$r"
+		threads_done "$T/out"
+		rm "$T/go"
+	done
+}
+
 @test "threads: 64 threads, checkpointed twice while running, come back from each image" {
 	start_bg "$T/out" ckpt-threads 64 "$T/go"
 	cat "/proc/$PID/checkpoint" > "$T/img1"
@@ -98,6 +125,35 @@ threads_done() {
 	done
 	touch "$T/go"
 	kill -CONT "$PID"
+	wait_gone "$PID"
+	threads_done "$T/out"
+}
+
+@test "threads: a thread in a ptrace stop is held as it is; the process runs on once its tracer detaches, and the image comes back" {
+	start_bg "$T/out" ckpt-threads 14 "$T/go"
+	tid=$(sed -n 's/^tid 2 //p' "$T/out")
+	ptrace-stop "$tid" "$T/detach" > "$T/tracer" 2>&1 &
+	tracer=$!
+	BG_PIDS="$BG_PIDS $tracer"
+	for i in $(seq 1 250); do grep -q stopped "$T/tracer" && break; sleep 0.02; done
+	grep -q stopped "$T/tracer"
+	wait_status "$PID/task/$tid" "^State:.*t (tracing stop)"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	cp "$T/out" "$T/out.orig"
+	# still in its trace stop, the tracer's to let go
+	wait_status "$PID/task/$tid" "^State:.*t (tracing stop)"
+	touch "$T/detach"
+	wait "$tracer"
+	grep -q detached "$T/tracer"
+	touch "$T/go"
+	wait "$PID"
+	threads_done "$T/out"
+	cp "$T/out.orig" "$T/out"
+	rm "$T/go"
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 15 ]
+	touch "$T/go"
 	wait_gone "$PID"
 	threads_done "$T/out"
 }
