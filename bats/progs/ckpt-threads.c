@@ -41,6 +41,7 @@ struct worker {
 	int idx;
 	pid_t tid;
 	int ready;
+	int timed_out;	/* its timed wait is over: it may be past it */
 	int pipe[2];
 	uint64_t result;
 };
@@ -129,6 +130,7 @@ static void timed_wait(struct worker *me, enum role role)
 		ret = ret < 0 && errno == EAGAIN ? 0 : -1;
 	}
 	waited = now_ns() - t0;
+	__atomic_store_n(&me->timed_out, 1, __ATOMIC_RELEASE);
 	/* as signal(7) says, a stop makes epoll waits and sigtimedwait() fail */
 	if (ret < 0 && errno == EINTR && stopped && role != POLL)
 		return;
@@ -172,6 +174,7 @@ static uint64_t work(struct worker *me)
 		set_ready(me);
 		CHECK(!clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL), "nanosleep");
 		slept = now_ns() - t0;
+		__atomic_store_n(&me->timed_out, 1, __ATOMIC_RELEASE);
 		/* restarted with the time it had left: never woken early */
 		CHECK(slept >= SLEEP_NS, "thread %d slept %lld ns", me->idx, (long long)slept);
 		wait_go();
@@ -244,6 +247,7 @@ static uint64_t work(struct worker *me)
 					sem_clockwait(&never, clk, &dl);
 		CHECK(ret < 0 && errno == ETIMEDOUT, "thread %d: wait %d (%m)", me->idx, ret);
 		clock_gettime(clk, &now);
+		__atomic_store_n(&me->timed_out, 1, __ATOMIC_RELEASE);
 		CHECK(now.tv_sec > dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec >= dl.tv_nsec),
 		      "thread %d: timed out early", me->idx);
 		wait_go();
@@ -370,6 +374,8 @@ static void wait_blocked(struct worker *me)
 		return;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", me->tid);
 	for (i = 0; i < 2000 && nr != want; i++) {
+		if (__atomic_load_n(&me->timed_out, __ATOMIC_ACQUIRE))
+			return;	/* many threads took longer to start than it waits */
 		FILE *f = fopen(path, "r");
 
 		CHECK(f, "%s: %m", path);
