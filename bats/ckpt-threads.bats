@@ -114,28 +114,6 @@ threads_done() {
 	done
 }
 
-@test "threads: a reader that stops reading does not keep the process held: its 200 threads run on while their records wait" {
-	start_bg "$T/out" ckpt-threads 200 "$T/go"
-	busy=$(sed -n 's/^tid 4 //p' "$T/out")
-	mkfifo "$T/fifo"
-	# checkpoint() into a FIFO (64 KiB) of which 4 KiB are read, then no more
-	ckpt-save "$PID" "$T/fifo" > "$T/save.out" 2>&1 &
-	saver=$!
-	exec 5< "$T/fifo"
-	dd bs=4096 count=1 <&5 > /dev/null 2>&1
-	sleep 1
-	t0=$(awk '{ print $14 }' "/proc/$PID/task/$busy/stat")
-	sleep 1
-	t1=$(awk '{ print $14 }' "/proc/$PID/task/$busy/stat")
-	exec 5<&-
-	wait "$saver" || true
-	echo "busy thread utime $t0 -> $t1"
-	[ "$t1" -gt "$t0" ]
-	touch "$T/go"
-	wait "$PID"
-	threads_done "$T/out"
-}
-
 @test "threads: a stopped multi-threaded process comes back stopped, every thread, and runs on at SIGCONT" {
 	start_bg "$T/out" ckpt-threads 14 "$T/go" stopped
 	kill -STOP "$PID"
