@@ -23,6 +23,20 @@ threads_done() {
 	[ "$(tail -n 1 "$1")" = "threads ok" ]
 }
 
+# restore_threads IMG NTASKS: with $T/out as it was at checkpoint
+# ($T/out.orig), restore IMG through /sys/kernel/ckpt/restart, check that
+# it has NTASKS threads, let it finish ($T/go) and check that it did
+restore_threads() {
+	cp "$T/out.orig" "$T/out"
+	echo "$1" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq "$2" ]
+	touch "$T/go"
+	wait_gone "$PID"
+	threads_done "$T/out"
+	rm "$T/go"
+}
+
 @test "threads: 16 threads come back with their ids, names and state (/proc and /sys/kernel/ckpt/restart)" {
 	start_bg "$T/out" ckpt-threads 16 "$T/go"
 	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 17 ]
@@ -103,14 +117,7 @@ threads_done() {
 	wait "$PID" 2> /dev/null || true
 	cp "$T/out" "$T/out.orig"
 	for img in img1 img2; do
-		cp "$T/out.orig" "$T/out"
-		echo "$T/$img" > /sys/kernel/ckpt/restart
-		BG_PIDS="$BG_PIDS $PID"
-		[ "$(ls "/proc/$PID/task" | wc -l)" -eq 65 ]
-		touch "$T/go"
-		wait_gone "$PID"
-		threads_done "$T/out"
-		rm "$T/go"
+		restore_threads "$T/$img" 65
 	done
 }
 
@@ -132,11 +139,10 @@ threads_done() {
 @test "threads: a thread in a ptrace stop is held as it is; the process runs on once its tracer detaches, and the image comes back" {
 	start_bg "$T/out" ckpt-threads 14 "$T/go"
 	tid=$(sed -n 's/^tid 2 //p' "$T/out")
-	ptrace-stop "$tid" "$T/detach" > "$T/tracer" 2>&1 &
-	tracer=$!
-	BG_PIDS="$BG_PIDS $tracer"
-	for i in $(seq 1 250); do grep -q stopped "$T/tracer" && break; sleep 0.02; done
-	grep -q stopped "$T/tracer"
+	target=$PID
+	start_bg "$T/tracer" ptrace-stop "$tid" "$T/detach"
+	tracer=$PID
+	PID=$target
 	wait_status "$PID/task/$tid" "^State:.*t (tracing stop)"
 	cat "/proc/$PID/checkpoint" > "$T/img"
 	cp "$T/out" "$T/out.orig"
@@ -148,14 +154,8 @@ threads_done() {
 	touch "$T/go"
 	wait "$PID"
 	threads_done "$T/out"
-	cp "$T/out.orig" "$T/out"
 	rm "$T/go"
-	echo "$T/img" > /sys/kernel/ckpt/restart
-	BG_PIDS="$BG_PIDS $PID"
-	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 15 ]
-	touch "$T/go"
-	wait_gone "$PID"
-	threads_done "$T/out"
+	restore_threads "$T/img" 15
 }
 
 @test "threads: a thread id in use is EBUSY, logged, and the restorer runs on with no thread made" {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptrace-stop TID GOFILE: seize thread TID (PTRACE_SEIZE), stop it with
- * PTRACE_INTERRUPT, print "stopped" once it is in its trace stop, keep it
+ * PTRACE_INTERRUPT, print "ready" once it is in its trace stop, keep it
  * there until GOFILE exists, then detach (it runs on) and print "detached".
  */
 #define _GNU_SOURCE
@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 	CHECK(!ptrace(PTRACE_INTERRUPT, tid, 0, 0), "PTRACE_INTERRUPT: %m");
 	CHECK(waitpid(tid, &status, __WALL) == tid && WIFSTOPPED(status),
 	      "waitpid: %m (status %#x)", status);
-	printf("stopped\n");
+	printf("ready\n");
 	fflush(stdout);
 	while (access(argv[2], F_OK))
 		usleep(10000);
