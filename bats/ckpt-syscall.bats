@@ -103,8 +103,11 @@ run_mem_roundtrip() {
 	expect_rc 9 ckpt-call checkpoint 0 99 0
 	expect_rc 9 ckpt-call checkpoint 0 0 0 < /dev/null
 	expect_rc 3 ckpt-call checkpoint 999999 1 0 > /dev/null
-	expect_rc 22 ckpt-call restart 0 0 1 < /dev/null
+	expect_rc 22 ckpt-call restart 0 0 2 < /dev/null
 	expect_rc 9 ckpt-call restart 0 99 0
+	# CKPT_RESTART_CRID needs a positive id to check
+	expect_rc 22 ckpt-call restart 0 0 1 < /dev/null
+	expect_rc 22 ckpt-call restart -1 0 1 < /dev/null
 }
 
 @test "unsupported state (SysV shm made read-only by mprotect) is refused with EOPNOTSUPP, target untouched" {

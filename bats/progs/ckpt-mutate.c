@@ -31,6 +31,8 @@
  *   waitepollmax    a CPU record restarting an epoll wait has maxevents 0
  *   waitclock   a timed rt_sigtimedwait() restart is on CLOCK_REALTIME
  *   waitflags   an rt_sigtimedwait() restart has epoll's SIGMASK flag
+ *   version     the HEAD record has the next image version
+ *   mmflags     the MM record's coredump_filter has bit 9 (there is none)
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -213,6 +215,18 @@ static int mutate(const char *m)
 		if (!mm)
 			return 1;
 		mm->membarrier |= 1;
+	} else if (!strcmp(m, "version")) {
+		struct ckpt_head *hd = (struct ckpt_head *)find(CKPT_HEAD);
+
+		if (!hd)
+			return 1;
+		hd->version++;
+	} else if (!strcmp(m, "mmflags")) {
+		struct ckpt_mm *mm = (struct ckpt_mm *)find(CKPT_MM);
+
+		if (!mm)
+			return 1;
+		mm->coredump_filter |= 1 << 9;
 	} else if (!strncmp(m, "futex", 5)) {
 		struct ckpt_cpu *c = restart_cpu(CKPT_RESTART_FUTEX);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rstr [CRID [IMAGE]]: restart the process whose image is on stdin, or in
- * IMAGE. Exits with the errno when restart() fails.
+ * IMAGE; a CRID other than 0 must be the image's (CKPT_RESTART_CRID).
+ * Exits with the errno when restart() fails.
  */
 #include <fcntl.h>
+#include <linux/ckpt.h>
 #include "ckpt.h"
 
 int main(int argc, char **argv)
@@ -19,7 +21,7 @@ int main(int argc, char **argv)
 			return 255;
 		}
 	}
-	ret = sys_restart(crid, fd, 0);
+	ret = sys_restart(crid, fd, crid ? CKPT_RESTART_CRID : 0);
 	fprintf(stderr, "restart: %s\n", strerror(errno));
 	return ret < 0 ? errno : 255;
 }
