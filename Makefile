@@ -33,7 +33,7 @@ export:         ## write build/git's commits base..HEAD back to patches/ + patch
 
 clean:          ## remove the harness's build outputs (keeps build/git and the ccache)
 	rm -rf build/pristine build/pristine.tmp build/stage build/linux build/obj build/obj-bench build/progs \
-		build/progs-bench build/initramfs.root build/initramfs-bench.root build/initramfs*.cpio.gz \
+		build/progs-bench build/ckpt-tool build/ckpt-tool-bench build/kselftest build/kselftest-bench build/initramfs.root build/initramfs-bench.root build/initramfs*.cpio.gz \
 		build/initramfs*.cpio.gz.tmp build/check build/bench build/*.stamp build/config*.log
 
 help:

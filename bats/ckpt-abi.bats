@@ -60,7 +60,7 @@ snap() {
 }
 
 @test "abi: an image of another version is EOPNOTSUPP, and the log line names both versions" {
-	ckpt > "$T/img" 2> /dev/null
+	ckpt-self > "$T/img" 2> /dev/null
 	ckpt-mutate "$T/img" "$T/bad" version
 	expect_rc 95 rstr 0 "$T/bad"
 	local v
@@ -72,7 +72,7 @@ snap() {
 }
 
 @test "abi: the MM record carries coredump_filter as /proc shows it; an unknown bit is EINVAL" {
-	ckpt > "$T/img" 2> /dev/null
+	ckpt-self > "$T/img" 2> /dev/null
 	ckpt-mutate "$T/img" "$T/bad" mmflags
 	expect_rc 22 rstr 0 "$T/bad"
 	expect_log "mm record: bad flags 0x2[0-9a-f][0-9a-f]/"

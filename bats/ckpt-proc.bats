@@ -91,7 +91,7 @@ last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
 	head -c 5000 /dev/urandom > "$T/bad"
 	run sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
 	[ "$status" -ne 0 ] && [[ "$output" == *"Invalid argument"* ]]
-	ckpt > "$T/img" 2> /dev/null
+	ckpt-self > "$T/img" 2> /dev/null
 	chmod 755 "$T"; chmod 644 "$T/img"
 	run as_nobody sh -c "echo $T/img > /sys/kernel/ckpt/restart"
 	[ "$status" -ne 0 ]

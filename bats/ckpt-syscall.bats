@@ -6,19 +6,19 @@ load ckpt-lib
 setup() { ckpt_setup; }
 teardown() { ckpt_teardown; }
 
-@test "seed demo: ckpt saves itself to stdout, rstr brings it back with ret=0" {
-	ckpt > "$T/img" 2> "$T/out1"
+@test "ckpt-self saves itself to stdout, rstr brings it back with ret=0 and its comm" {
+	ckpt-self > "$T/img" 2> "$T/out1"
 	grep -Eq '^hello, world!  \(ret=[1-9][0-9]*\)$' "$T/out1"
-	grep -Fxq 'comm=ckpt' "$T/out1"
+	grep -Fxq 'comm=ckpt-self' "$T/out1"
 	# the restored process writes on its own stderr, from where it was
 	restore_ok "$T/img" "$T/out2"
 	grep -Fxq 'hello, world!  (ret=0)' "$T/out1"
-	grep -Fxq 'comm=ckpt' "$T/out1"
+	grep -Fxq 'comm=ckpt-self' "$T/out1"
 }
 
 @test "checkpoint ids are positive and unique" {
-	ckpt > "$T/a" 2> "$T/o1"
-	ckpt > "$T/b" 2> "$T/o2"
+	ckpt-self > "$T/a" 2> "$T/o1"
+	ckpt-self > "$T/b" 2> "$T/o2"
 	a=$(sed -n 's/.*(ret=\([0-9]*\))/\1/p' "$T/o1")
 	b=$(sed -n 's/.*(ret=\([0-9]*\))/\1/p' "$T/o2")
 	[ "$a" -gt 0 ] && [ "$b" -gt "$a" ]
@@ -138,7 +138,7 @@ refused() {
 }
 
 @test "bad images: empty, random, wrong version, truncated, flipped bytes are refused" {
-	ckpt > "$T/img" 2> /dev/null
+	ckpt-self > "$T/img" 2> /dev/null
 	size=$(stat -c %s "$T/img")
 	: > "$T/bad"
 	refused "$T/bad" empty
@@ -190,7 +190,7 @@ refused() {
 @test "permissions: a user checkpoints its own process, not another user's, and cannot restart" {
 	start_bg "$T/out1" ckpt-wait sleep 100000
 	expect_rc 1 as_nobody ckpt-save "$PID" - > /dev/null
-	ckpt > "$T/img" 2> /dev/null
+	ckpt-self > "$T/img" 2> /dev/null
 	chmod 644 "$T/img"
 	chmod 755 "$T"
 	expect_rc 1 as_nobody rstr < "$T/img"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RFC's demo: checkpoint yourself to stdout, say hello. Restarted from
+ * ckpt-self: checkpoint yourself to stdout, say hello. Restarted from
  * that image, the same call returns 0.
  */
 #include "ckpt.h"
