@@ -81,6 +81,26 @@ sysv_roundtrip() {
 	[ "$(sed -n 2p "$T/out")" = "sysv ok" ]
 }
 
+@test "sysv: root restoring nobody's image attaches a segment only as nobody may: one now mode 000 is EACCES" {
+	chmod 0777 "$T"
+	touch "$T/out"
+	chmod 0666 "$T/out"
+	start_bg "$T/out" capsrun 65534 65534 - ckpt-sysv "$T/go"
+	read -r _ _ keyed _ < "$T/out"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	# its creator, nobody, may not attach it now; root (CAP_IPC_OWNER) could
+	ckpt-sysv own "$keyed" 0 000
+	expect_rc 13 timeout 20 rstr 0 "$T/img"
+	expect_log "cannot attach SysV shm $keyed at"
+	# given back to nobody, the same image comes back
+	ckpt-sysv own "$keyed" 65534 640
+	touch "$T/go"
+	restore_ok "$T/img" "$T/out2"
+	[ "$(sed -n 2p "$T/out")" = "sysv ok" ]
+}
+
 @test "sysv: a failed restart removes the segments it created" {
 	start_bg "$T/out" ckpt-sysv "$T/go"
 	read -r _ _ keyed gone < "$T/out"

@@ -11,6 +11,7 @@
  * SIGEV_NONE, 100 s), which restart cannot re-create when its caller's
  * RLIMIT_SIGPENDING is 0: a failure after the point of no return.
  * ckpt-sysv rm ID: remove segment ID (IPC_RMID).
+ * ckpt-sysv own ID UID MODE: give segment ID to UID with MODE (octal), IPC_SET.
  */
 #include <signal.h>
 #include <sys/ipc.h>
@@ -106,8 +107,17 @@ int main(int argc, char **argv)
 		      argv[2], strerror(errno));
 		return 0;
 	}
+	if (argc == 5 && !strcmp(argv[1], "own")) {
+		struct shmid_ds ds;
+
+		CHECK(!shmctl(atoi(argv[2]), IPC_STAT, &ds), "IPC_STAT: %s", strerror(errno));
+		ds.shm_perm.uid = atoi(argv[3]);
+		ds.shm_perm.mode = strtol(argv[4], NULL, 8);
+		CHECK(!shmctl(atoi(argv[2]), IPC_SET, &ds), "IPC_SET: %s", strerror(errno));
+		return 0;
+	}
 	if (argc != 2 && (argc != 3 || strcmp(argv[2], "timer"))) {
-		fprintf(stderr, "usage: ckpt-sysv GOFILE [timer] | ckpt-sysv rm ID\n");
+		fprintf(stderr, "usage: ckpt-sysv GOFILE [timer] | rm ID | own ID UID MODE\n");
 		return 255;
 	}
 	setup();
