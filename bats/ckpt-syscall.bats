@@ -110,6 +110,25 @@ run_mem_roundtrip() {
 	expect_rc 22 ckpt-call restart -1 0 1 < /dev/null
 }
 
+@test "a signal cutting the image stream is EINTR, never a restarted call: restart() from a pipe, checkpoint() into one" {
+	ckpt-self > "$T/img" 2> /dev/null
+	half=$(($(stat -c %s "$T/img") / 2))
+	# restart() has read half the image when a SIGALRM with SA_RESTART comes
+	run bash -c '{ head -c "$1" "$2"; sleep 2; tail -c "+$(($1 + 1))" "$2"; } |
+		ckpt-call restart 0 0 0 500' _ "$half" "$T/img"
+	echo "$output"
+	[ "$status" -eq 4 ]
+	# checkpoint() waits for room in a pipe nobody reads yet
+	start_bg "$T/out" python3 -c 'import time; print("ready", flush=True); time.sleep(1000)'
+	run bash -c 'ckpt-call checkpoint "$1" 1 0 500 | { sleep 2; cat > /dev/null; }
+		echo "rc=${PIPESTATUS[0]}"' _ "$PID"
+	echo "$output"
+	[[ $output == *"checkpoint: Interrupted system call"*rc=4 ]]
+	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	# the whole image, read in time, restores
+	restore_ok "$T/img" "$T/out2"
+}
+
 @test "unsupported state (SysV shm made read-only by mprotect) is refused with EOPNOTSUPP, target untouched" {
 	start_bg "$T/out1" ckpt-hold sysvshm
 	expect_rc 95 ckpt-save "$PID" "$T/img"

@@ -54,3 +54,13 @@ PY
 	echo "$output"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 }
+
+@test "docs: the ckpt(8) man page renders without a warning and documents every subcommand" {
+	cd "$K/tools/ckpt"
+	run groff -man -Tutf8 -ww -z ckpt.8
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	for s in info validate checkpoint restart help; do
+		grep -q "^\.SS ckpt $s" ckpt.8
+	done
+	grep -qi "json" ckpt.8
+}
