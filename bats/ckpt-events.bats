@@ -26,7 +26,7 @@ events_roundtrip() {
 	start_bg "$T/out" ckpt-hold nested
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "fd 3: epoll nested more than once (fd 4)"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 	run cat "/proc/$PID/checkpoint"
 	[ "$status" -ne 0 ]
 }
@@ -35,7 +35,7 @@ events_roundtrip() {
 	start_bg "$T/out" ckpt-hold stale
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "fd 3: epoll watches a file the process has no descriptor of (added as fd 4)"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 }
 
 @test "events: epoll items whose files moved (dup2(), close()) come back as the same (file, fd) pairs, ready as they were (syscalls)" {

@@ -53,11 +53,11 @@ files_roundtrip() {
 	run cat "/proc/$PID/checkpoint"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"Operation not supported"* ]]
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 	start_bg "$T/out2" ckpt-hold pidfd
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "fd 3: anonymous file \[pidfd\] unsupported"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 	if start_bg "$T/out3" ckpt-hold socket 2> /dev/null; then
 		expect_rc 95 ckpt-save "$PID" "$T/img"
 		expect_log "fd 3: socket"
@@ -68,12 +68,12 @@ files_roundtrip() {
 	start_bg "$T/out" ckpt-hold devtty
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "fd 5: /dev/tty, the controlling terminal, cannot come back"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 }
 
 @test "files: a pty master (/dev/ptmx) is refused naming the fd; the process runs on" {
 	start_bg "$T/out" ckpt-hold ptmx
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "fd 3: a pty master cannot come back"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 }

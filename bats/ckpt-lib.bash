@@ -67,6 +67,19 @@ restore_ok() {
 	fi
 }
 
+# runs_on PID: the process runs on, not held or stopped: it is (back) in its
+# interruptible sleep within 2 s (a process polling a file may be running
+# when first looked at)
+runs_on() {
+	local i
+	for i in $(seq 1 100); do
+		grep -q "State:.*S (sleeping)" "/proc/$1/status" 2> /dev/null && return 0
+		sleep 0.02
+	done
+	grep State "/proc/$1/status" >&2
+	return 1
+}
+
 # wait_gone PID: until the process is reaped
 wait_gone() {
 	local i

@@ -90,7 +90,7 @@ no_lock_left() {
 	start_bg "$T/out" ckpt-locks lease "$T/f" "$T/go"
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "fd 3: a lease cannot come back"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 	touch "$T/go"
 	wait "$PID"
 }

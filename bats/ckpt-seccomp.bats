@@ -37,7 +37,7 @@ seccomp_roundtrip() {
 		sleep 0.05
 	done
 	grep -q "Seccomp:.1" "/proc/$r/status"
-	grep -q "State:.*S (sleeping)" "/proc/$r/status"
+	runs_on "$r"
 	[ "$(readlink "/proc/$r/fd/3")" = "$(readlink "/proc/$r/fd/4")" ]
 }
 
@@ -48,6 +48,6 @@ seccomp_roundtrip() {
 	run cat "/proc/$PID/checkpoint"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"Operation not supported"* ]]
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 	grep -q "Seccomp:.2" "/proc/$PID/status"
 }

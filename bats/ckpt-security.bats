@@ -363,7 +363,7 @@ mutated() {
 	start_bg "$T/out" ckpt-share semundo
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "SEM_UNDO adjustments"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 }
 
 @test "security: restart unshares the restorer's signal handlers, as execve() does: a CLONE_SIGHAND sibling keeps its own" {
@@ -392,7 +392,7 @@ mutated() {
 	start_bg "$T/out" linux32 ckpt-wait sleep 100000
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "personality 0x8 unsupported"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 }
 
 # cpuset CPUS: the cgroup v2 cpuset ckpt-cs of CPUS;

@@ -124,7 +124,7 @@ run_mem_roundtrip() {
 		echo "rc=${PIPESTATUS[0]}"' _ "$PID"
 	echo "$output"
 	[[ $output == *"checkpoint: Interrupted system call"*rc=4 ]]
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 	# the whole image, read in time, restores
 	restore_ok "$T/img" "$T/out2"
 }
@@ -133,7 +133,7 @@ run_mem_roundtrip() {
 	start_bg "$T/out1" ckpt-hold sysvshm
 	expect_rc 95 ckpt-save "$PID" "$T/img"
 	expect_log "SysV shm [0-9]* at [0-9a-f]*: part of it, or protection changed"
-	grep -q "State:.*S (sleeping)" "/proc/$PID/status"
+	runs_on "$PID"
 }
 
 flip() { # FILE OFFSET: xor one byte with 0x5a

@@ -140,7 +140,7 @@ PY
 	snap pipes ckpt-pipes "$T/pipes" "$T/never"
 	snap locks ckpt-locks hold "$T/lockfile" "$T/never"
 	snap prctl ckpt-prctl "$T/never"
-	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags \
+	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier seccomp:bpf events:epolldup ptimers:alarm ptimers:clock10 \
 		pipes:pipehuge locks:lockfile locks:lockkind locks:lockrange prctl:dispatch \
 		threads:threadtid threads:threaddup threads:threadpending threads:threadsched \
@@ -165,7 +165,7 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 26 ]
+	[ "$n" -ge 27 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
 		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img"

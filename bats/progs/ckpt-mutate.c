@@ -33,10 +33,12 @@
  *   waitflags   an rt_sigtimedwait() restart has epoll's SIGMASK flag
  *   version     the HEAD record has the next image version
  *   mmflags     the MM record's coredump_filter has bit 9 (there is none)
+ *   saflags     SIGUSR1's action has sa_flags bit 40 (there is none)
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/ckpt.h>
 #include <linux/filter.h>
 #include <sys/stat.h>
@@ -221,6 +223,12 @@ static int mutate(const char *m)
 		if (!hd)
 			return 1;
 		hd->version++;
+	} else if (!strcmp(m, "saflags")) {
+		struct ckpt_signals *sg = (struct ckpt_signals *)find(CKPT_SIGNALS);
+
+		if (!sg)
+			return 1;
+		sg->action[SIGUSR1 - 1].flags |= 1ULL << 40;
 	} else if (!strcmp(m, "mmflags")) {
 		struct ckpt_mm *mm = (struct ckpt_mm *)find(CKPT_MM);
 
