@@ -21,16 +21,6 @@ image_kinds() {
 	sed -n '/^enum ckpt_type {$/,/^};$/p' "$HDR" | sed -n 's/^\tCKPT_\([A-Z_]*\)[ \t]*=.*/\1/p'
 }
 
-# snap NAME COMMAND...: start COMMAND, take its image to $T/NAME.img, kill it
-snap() {
-	local name=$1
-	shift
-	start_bg "$T/$name.out" "$@"
-	cat "/proc/$PID/checkpoint" > "$T/$name.img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-}
-
 @test "abi: the record order the uapi header gives is the order of real images, which have every record kind" {
 	local re img seq kind
 	re=$(order_regex)
@@ -38,12 +28,12 @@ snap() {
 	echo "order: $re"
 	touch "$T/lockfile"
 	mkdir "$T/pipes"
-	snap threads ckpt-threads 14 "$T/never"
-	snap events ckpt-events "$T/never"
-	snap sysv ckpt-sysv "$T/never"
-	snap locks ckpt-locks hold "$T/lockfile" "$T/never"
-	snap seccomp ckpt-seccomp "$T/never"
-	snap pipes ckpt-pipes "$T/pipes" "$T/never"
+	image_of threads ckpt-threads 14 "$T/never"
+	image_of events ckpt-events "$T/never"
+	image_of sysv ckpt-sysv "$T/never"
+	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
+	image_of seccomp ckpt-seccomp "$T/never"
+	image_of pipes ckpt-pipes "$T/pipes" "$T/never"
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do

@@ -67,17 +67,23 @@ restore_ok() {
 	fi
 }
 
-# runs_on PID: the process runs on, not held or stopped: it is (back) in its
-# interruptible sleep within 2 s (a process polling a file may be running
-# when first looked at)
-runs_on() {
+# wait_for FILE REGEX: until a line of FILE matches REGEX (10 s), or fail
+wait_for() {
 	local i
-	for i in $(seq 1 100); do
-		grep -q "State:.*S (sleeping)" "/proc/$1/status" 2> /dev/null && return 0
+	for i in $(seq 1 500); do
+		grep -q "$2" "$1" 2> /dev/null && return 0
 		sleep 0.02
 	done
-	grep State "/proc/$1/status" >&2
+	echo "$1 lacks '$2':" >&2
+	cat "$1" >&2
 	return 1
+}
+
+# runs_on PID: the process runs on, not held or stopped: it is (back) in its
+# interruptible sleep (a process polling a file may be running when first
+# looked at)
+runs_on() {
+	wait_for "/proc/$1/status" "State:.*S (sleeping)"
 }
 
 # wait_gone PID: until the process is reaped
@@ -113,13 +119,7 @@ sysfs_cycle() {
 
 # wait_status PID REGEX: until a line of /proc/PID/status matches REGEX, or fail
 wait_status() {
-	local i
-	for i in $(seq 1 250); do
-		grep -q "$2" "/proc/$1/status" 2> /dev/null && return 0
-		sleep 0.02
-	done
-	cat "/proc/$1/status" >&2
-	return 1
+	wait_for "/proc/$1/status" "$2"
 }
 
 # stopped_state PID: until PID is in a stop (State T), or fail

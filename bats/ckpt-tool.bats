@@ -17,28 +17,6 @@ errname() {
 	esac
 }
 
-# wait_for FILE TEXT: until FILE has a line with TEXT (10 s)
-wait_for() {
-	local i
-	for i in $(seq 1 500); do
-		grep -q "$2" "$1" 2> /dev/null && return 0
-		sleep 0.02
-	done
-	echo "$1 lacks '$2':" >&2
-	cat "$1" >&2
-	return 1
-}
-
-# snap NAME COMMAND...: start COMMAND, take its image to $T/NAME.img, kill it
-snap() {
-	local name=$1
-	shift
-	start_bg "$T/$name.out" "$@"
-	cat "/proc/$PID/checkpoint" > "$T/$name.img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-}
-
 @test "tool: checkpoint -o, info and validate of a running event loop, restart --sysfs brings it back" {
 	start_bg "$T/out" ckpt-events "$T/go"
 	crid=$($TOOL checkpoint "$PID" -o "$T/img" 2> "$T/err")
@@ -132,14 +110,14 @@ PY
 	local m img rc v what n=0
 	touch "$T/lockfile"
 	mkdir "$T/pipes"
-	snap sleep ckpt-wait sleep 100000
-	snap threads ckpt-threads 14 "$T/never"
-	snap seccomp ckpt-seccomp "$T/never"
-	snap events ckpt-events "$T/never"
-	snap ptimers ckpt-ptimers "$T/never"
-	snap pipes ckpt-pipes "$T/pipes" "$T/never"
-	snap locks ckpt-locks hold "$T/lockfile" "$T/never"
-	snap prctl ckpt-prctl "$T/never"
+	image_of sleep ckpt-wait sleep 100000
+	image_of threads ckpt-threads 14 "$T/never"
+	image_of seccomp ckpt-seccomp "$T/never"
+	image_of events ckpt-events "$T/never"
+	image_of ptimers ckpt-ptimers "$T/never"
+	image_of pipes ckpt-pipes "$T/pipes" "$T/never"
+	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
+	image_of prctl ckpt-prctl "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier seccomp:bpf events:epolldup ptimers:alarm ptimers:clock10 \
 		pipes:pipehuge locks:lockfile locks:lockkind locks:lockrange prctl:dispatch \
