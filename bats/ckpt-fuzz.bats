@@ -117,3 +117,68 @@ tap() {
 	expect_rc 2 ckpt-fuzz -l "$T/cut.img"
 	expect_rc 2 ckpt-fuzz
 }
+
+# Checks that look at the restoring machine, not at the image (paths that
+# must open, ids that must be free, the restorer's privileges, this CPU's
+# and this kernel's features, clocks that must exist): ckpt validate cannot
+# see them (ckpt.8), so it may accept such an image, or go on past the
+# kernel's check and refuse it for a later reason. By errno, then by text.
+LIVE_ERRNOS=" ENOENT ENOTDIR ENAMETOOLONG EACCES ELOOP EISDIR ENXIO ESTALE EBUSY EPERM "
+LIVE_TEXTS="this CPU lacks|^xstate size [0-9]+ exceeds|unsupported here$|no alarm clock here$"
+
+# kernel_text IMG: the kernel's log line for restarting IMG again, once
+# the log's rate limit (10 lines in 5 s) lets it through
+kernel_text() {
+	sleep 5.1
+	dmesg -c > /dev/null
+	timeout 10 rstr 0 "$1" > /dev/null 2>&1 || true
+	dmesg | sed -n 's/.*ckpt: rstr\[[0-9]*\]: \(.*\) (-[0-9]*)$/\1/p' | tail -n 1
+}
+
+@test "fuzz: ckpt validate gives the kernel's verdict on fuzzed images: its errno, and its text where the log kept it" {
+	local f line img e what v same=0 texts=0 live=0 n=0 bad=0
+	fuzz_images
+	mkdir "$T/cases"
+	for f in 0 100 200 300 400; do
+		dmesg -c > /dev/null
+		ckpt-fuzz -v -s 2 -f "$f" -n 100 -t "${FUZZ_TIMEOUT:-5000}" -w "$T/cases" \
+			"${IMGS[@]}" > "$T/batch" 2>&1
+		dmesg > "$T/log"
+		while IFS= read -r line; do
+			[[ $line =~ ^case\ ([0-9]+)\ .*\ -\>\ (errno\ ([A-Z0-9]+)\ \(pid\ ([0-9]+)\)|restored) ]] || continue
+			img=$T/cases/case-${BASH_REMATCH[1]}.img
+			e=${BASH_REMATCH[3]}
+			v=$(ckpt validate "$img" 2>&1) || true
+			n=$((n + 1))
+			if [ "${BASH_REMATCH[2]}" = restored ]; then
+				what=ok
+			elif [[ $LIVE_ERRNOS == *" $e "* ]]; then
+				live=$((live + 1))
+				rm "$img"
+				continue
+			else
+				what=$(sed -n "s/.*ckpt: ckpt-fuzz\[${BASH_REMATCH[4]}\]: \(.*\) (-[0-9]*)\$/\1/p" "$T/log")
+				# rate-limited away: needed when the verdicts differ
+				if [ -z "$what" ] && [[ $e == EOPNOTSUPP || $v != "$img: $e: "* ]]; then
+					what=$(kernel_text "$img")
+				fi
+				if [[ $what =~ $LIVE_TEXTS ]]; then
+					live=$((live + 1))
+					rm "$img"
+					continue
+				fi
+				[ -z "$what" ] || texts=$((texts + 1))
+				what="$e: ${what:-${v#"$img: $e: "}}"
+			fi
+			if [ "$v" = "$img: $what" ]; then
+				same=$((same + 1))
+			else
+				echo "${line%% ->*}: kernel '$what', validate '$v'"
+				bad=$((bad + 1))
+			fi
+			rm "$img"
+		done < "$T/batch"
+	done
+	echo "$n cases: $same same verdict ($texts with the kernel's text), $live live checks, $bad differ" | tap
+	[ "$n" -eq 500 ] && [ "$bad" -eq 0 ] && [ "$texts" -ge 30 ]
+}

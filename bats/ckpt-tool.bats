@@ -60,6 +60,38 @@ errname() {
 	[[ $output == *"ckpt: kernel: "*"/dev/tty"* ]]
 }
 
+@test "tool: checkpoint on a terminal shows a progress line (MiB written, rate, share of resident memory), nothing when not one" {
+	local size last mib pct
+	start_bg "$T/out" ckpt-fill 64 "$T/go"
+	ckpt-pty "$T/tty" $TOOL checkpoint "$PID" -o "$T/img"
+	size=$(stat -c %s "$T/img")
+	# each line redrawn after a CR and ended by erase-to-end-of-line, the
+	# last one ended by a newline; then the checkpoint id on stdout
+	tr '\r\033' '\n\n' < "$T/tty" | grep -v '^\[K$' | grep -v '^$' > "$T/lines"
+	cat -A "$T/tty" | head -c 600
+	cat "$T/lines"
+	grep -Exq "[0-9]+" <(tail -n 1 "$T/lines")
+	sed '$d' "$T/lines" > "$T/progress"
+	[ "$(wc -l < "$T/progress")" -ge 2 ]
+	run grep -Evx "ckpt: $PID: [0-9]+\.[0-9] MiB written, [0-9]+\.[0-9] MiB/s, [0-9]+% of its resident memory" "$T/progress"
+	[ "$status" -eq 1 ]
+	# the last line: the whole image, about all of the resident memory
+	last=$(tail -n 1 "$T/progress")
+	mib=$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')
+	[[ $last == "ckpt: $PID: $mib MiB written, "* ]]
+	pct=$(echo "$last" | sed 's/.*, \([0-9]*\)% .*/\1/')
+	[ "$pct" -ge 60 ] && [ "$pct" -le 110 ]
+	grep -q $'\x1b\[K' "$T/tty" && [ "$(tail -c 1 "$T/tty" | od -An -c | tr -d ' ')" = '\n' ]
+	# not a terminal: nothing on stderr, the id on stdout
+	$TOOL checkpoint "$PID" -o "$T/img2" 2> "$T/err" > "$T/crid"
+	[ ! -s "$T/err" ] && grep -Exq "[0-9]+" "$T/crid"
+	kill -9 "$PID"
+	wait_gone "$PID"
+	$TOOL restart --sysfs "$T/img"
+	touch "$T/go"
+	wait_for "$T/out" "fill ok"
+}
+
 @test "tool: help and usage: each subcommand has --help (exit 0), bad usage exits 2" {
 	$TOOL --help | grep -q '^Usage: ckpt SUBCOMMAND'
 	for s in info validate checkpoint restart; do

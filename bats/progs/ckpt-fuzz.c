@@ -32,7 +32,8 @@
  * reported stuck if it cannot be reaped.
  *
  * -l lists the cases (image, change, size and checksum of the result)
- * without running them; -v prints each case and its outcome as it runs;
+ * without running them; -v prints each case and its outcome as it runs
+ * (an errno with the pid of the child that got it: its kernel log line);
  * -p N prints a progress line every N cases; -w DIR writes the image of
  * each case to DIR/case-I.img.
  * Prints "cases N", "errno NAME N" for each errno (most frequent first),
@@ -616,6 +617,8 @@ enum outcome { O_ERRNO, O_RESTORED, O_DIED, O_HANG, O_STUCK };
  * Restart out[] in a child; the outcome, and the errno or signal in *val;
  * *strict tells a process killed in strict seccomp mode.
  */
+static pid_t case_pid;	/* the child that restarted the last case */
+
 static enum outcome run_case(int tmo, int *val, int *strict)
 {
 	struct pollfd pfd;
@@ -632,6 +635,7 @@ static enum outcome run_case(int tmo, int *val, int *strict)
 	fflush(stderr);
 	pid = fork();
 	CHECK(pid >= 0, "fork: %m");
+	case_pid = pid;
 	if (!pid) {
 		close(p[0]);
 		setsid();
@@ -831,7 +835,7 @@ int main(int argc, char **argv)
 		case O_ERRNO:
 			errs[val >= 0 && val <= MAX_ERRNO ? val : MAX_ERRNO]++;
 			if (verbose)
-				printf(" -> errno %s\n", errno_name(val));
+				printf(" -> errno %s (pid %d)\n", errno_name(val), case_pid);
 			break;
 		case O_RESTORED:
 			restored++;
