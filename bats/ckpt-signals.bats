@@ -81,3 +81,26 @@ sigblk() {
 	wait "$r"
 	[ "$(sed -n 2p "$T/out")" = "membarrier ok" ]
 }
+
+@test "signals: pending signals are charged to the restored user: beyond its RLIMIT_SIGPENDING EAGAIN before anything runs, within it all come back" {
+	chmod 755 "$T"
+	touch "$T/sigq.out"
+	chmod 0666 "$T/sigq.out"
+	image_of sigq runas 65534 65534 ckpt-sigq 6 8 "$T/go"
+	# nobody has 6 signals pending elsewhere: 6 more are beyond 8
+	start_bg "$T/hold" runas 65534 65534 ckpt-sigq 6 100 "$T/never"
+	holder=$PID
+	grep -q SigQ:.6/ "/proc/$holder/status"
+	expect_rc 11 rstr 0 "$T/sigq.img"
+	expect_log "6 pending signals, beyond RLIMIT_SIGPENDING 8 of uid 65534"
+	# nothing was left charged to nobody by the failed restart
+	grep -q SigQ:.6/ "/proc/$holder/status"
+	kill -9 "$holder"
+	wait_gone "$holder"
+	echo "$T/sigq.img" > /sys/kernel/ckpt/restart
+	PID=$(sed -n 's/^ready //p' "$T/sigq.out")
+	BG_PIDS="$BG_PIDS $PID"
+	grep -q SigQ:.6/ "/proc/$PID/status"
+	touch "$T/go"
+	wait_for "$T/sigq.out" "sigq ok 6"
+}
