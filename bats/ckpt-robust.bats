@@ -137,6 +137,11 @@ failnth_restart() {
 	failnth_restart signals ckpt-signals "$T/go"
 }
 
+@test "robust: the same for 300 descriptors, beyond the restorer's file table (grown before the point of no return)" {
+	echo data > "$T/f"
+	failnth_restart fds ckpt-fds dup 300 "$T/f" "$T/go"
+}
+
 # mem_done: let $PID (ckpt-mem) check itself and exit; it must say "all ok"
 mem_done() {
 	local rc=0
