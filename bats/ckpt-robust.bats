@@ -137,6 +137,15 @@ failnth_restart() {
 	failnth_restart signals ckpt-signals "$T/go"
 }
 
+@test "robust: the same for eventfd, signalfd, epoll (items moved), timerfd, file locks, membarrier" {
+	touch "$T/lockfile"
+	failnth_restart events ckpt-events "$T/go"
+	failnth_restart epollfd ckpt-epollfd "$T/go"
+	failnth_restart timers ckpt-timers "$T/go"
+	failnth_restart locks ckpt-locks hold "$T/lockfile" "$T/go"
+	failnth_restart membarrier ckpt-membarrier none "$T/go"
+}
+
 @test "robust: the same for 300 descriptors, beyond the restorer's file table (grown before the point of no return)" {
 	echo data > "$T/f"
 	failnth_restart fds ckpt-fds dup 300 "$T/f" "$T/go"
