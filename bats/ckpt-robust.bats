@@ -146,6 +146,20 @@ failnth_restart() {
 	failnth_restart membarrier ckpt-membarrier none "$T/go"
 }
 
+@test "robust: each allocation of a restart of 15 threads made to fail in turn: an errno, or the whole process killed, never a thread left running" {
+	start_bg "$T/threads.out" ckpt-threads 14 "$T/go"
+	cat "/proc/$PID/checkpoint" > "$T/threads.img"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	# threads are cloned after the point of no return: a failure there
+	# kills the process (ckpt-failnth's "killed"), each of its threads
+	run timeout 900 ckpt-failnth restart "$T/threads.img" 20000
+	echo "$output"
+	echo "# restart of threads: $output" >&3
+	[ "$status" -eq 0 ]
+	[ -z "$(pidof ckpt-threads)" ]
+}
+
 @test "robust: the same for 300 descriptors, beyond the restorer's file table (grown before the point of no return)" {
 	echo data > "$T/f"
 	failnth_restart fds ckpt-fds dup 300 "$T/f" "$T/go"

@@ -69,6 +69,15 @@ run_mem_roundtrip() {
 	tr -d '\0' < "$T/out1" | grep -Eq '^slept ret=0 errno=0 ms=(19[89][0-9]|[2-9][0-9]{3})$'
 }
 
+@test "a clock_nanosleep() on the process's CPU clock is refused at checkpoint, naming its restart; the sleep then ends as it would" {
+	start_bg "$T/out" ckpt-cpusleep 1500
+	sleep 0.3
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "thread $PID is in a system call that cannot be restarted (posix_cpu_nsleep_restart)"
+	wait "$PID"
+	[ "$(sed -n 2p "$T/out")" = "cpusleep ok" ]
+}
+
 @test "a read in progress completes normally, and is restarted after restart" {
 	mkfifo "$T/fifo"
 	exec 7<> "$T/fifo"
