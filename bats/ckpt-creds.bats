@@ -31,6 +31,12 @@ creds_roundtrip() {
 	creds_roundtrip syscall ckpt-limits limits
 }
 
+@test "limits: a real-time process keeps its priority and its nice value (/proc and /sys/kernel/ckpt/restart)" {
+	touch "$T/out"
+	chmod 0666 "$T/out"
+	check_roundtrip sysfs "limits ok" ckpt-limits rt "$T/go"
+}
+
 @test "limits: the same through /proc and restart()" {
 	creds_roundtrip proc ckpt-limits limits
 }
