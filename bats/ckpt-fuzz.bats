@@ -26,15 +26,10 @@ teardown() {
 # to IMGS. The programs wait for $T/go, which never comes: a restored
 # process waits on until it is killed.
 fuzz_image() {
-	local name=$1
-	shift
-	touch "$T/$name.out"
-	chmod 0666 "$T/$name.out"
-	start_bg "$T/$name.out" "$@"
-	cat "/proc/$PID/checkpoint" > "$T/$name.img"
-	kill -9 "$PID"
-	wait "$PID" 2> /dev/null || true
-	IMGS+=("$T/$name.img")
+	touch "$T/$1.out"
+	chmod 0666 "$T/$1.out"
+	image_of "$@"
+	IMGS+=("$T/$1.img")
 }
 
 fuzz_images() {
@@ -132,7 +127,7 @@ kernel_text() {
 	sleep 5.1
 	dmesg -c > /dev/null
 	timeout 10 rstr 0 "$1" > /dev/null 2>&1 || true
-	dmesg | sed -n 's/.*ckpt: rstr\[[0-9]*\]: \(.*\) (-[0-9]*)$/\1/p' | tail -n 1
+	log_reason 'rstr\[[0-9]*\]'
 }
 
 @test "fuzz: ckpt validate gives the kernel's verdict on fuzzed images: its errno, and its text where the log kept it" {
@@ -143,7 +138,6 @@ kernel_text() {
 		dmesg -c > /dev/null
 		ckpt-fuzz -v -s 2 -f "$f" -n 100 -t "${FUZZ_TIMEOUT:-5000}" -w "$T/cases" \
 			"${IMGS[@]}" > "$T/batch" 2>&1
-		dmesg > "$T/log"
 		while IFS= read -r line; do
 			[[ $line =~ ^case\ ([0-9]+)\ .*\ -\>\ (errno\ ([A-Z0-9]+)\ \(pid\ ([0-9]+)\)|restored) ]] || continue
 			img=$T/cases/case-${BASH_REMATCH[1]}.img
@@ -157,7 +151,7 @@ kernel_text() {
 				rm "$img"
 				continue
 			else
-				what=$(sed -n "s/.*ckpt: ckpt-fuzz\[${BASH_REMATCH[4]}\]: \(.*\) (-[0-9]*)\$/\1/p" "$T/log")
+				what=$(log_reason "ckpt-fuzz\[${BASH_REMATCH[4]}\]")
 				# rate-limited away: needed when the verdicts differ
 				if [ -z "$what" ] && [[ $e == EOPNOTSUPP || $v != "$img: $e: "* ]]; then
 					what=$(kernel_text "$img")

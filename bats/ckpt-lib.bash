@@ -79,6 +79,12 @@ wait_for() {
 	return 1
 }
 
+# log_reason WHO: the text of the last kernel log line "ckpt: WHO: TEXT
+# (-ERRNO)", WHO a basic regex such as 'rstr\[[0-9]*\]'
+log_reason() {
+	dmesg | sed -n "s/.*ckpt: $1: \(.*\) (-[0-9]*)\$/\1/p" | tail -n 1
+}
+
 # runs_on PID: the process runs on, not held or stopped: it is (back) in its
 # interruptible sleep (a process polling a file may be running when first
 # looked at)

@@ -76,7 +76,7 @@ no_lock_left() {
 }
 
 @test "locks: a restorer holding a POSIX lock of its own on a file the image locks: the image's come back beside it, and it goes with the restorer's descriptors" {
-	local r i
+	local r
 	start_bg "$T/out" ckpt-locks hold "$T/f" "$T/go"
 	ckpt-save "$PID" "$T/img" > /dev/null
 	kill -9 "$PID"
@@ -84,12 +84,9 @@ no_lock_left() {
 	ckpt-locks restart "$T/f" "$T/img" own > "$T/rstr.out" 2>&1 &
 	r=$!
 	BG_PIDS="$BG_PIDS $r"
-	for i in $(seq 100); do
-		! grep -Eq "POSIX +ADVISORY +WRITE +$r .* 0 9$" /proc/locks || break
-		sleep 0.1
-	done
+	# restored: the image's POSIX write lock of bytes 0-9 is its own
+	wait_for /proc/locks "POSIX *ADVISORY *WRITE *$r .* 0 9$"
 	cat /proc/locks
-	grep -Eq "POSIX +ADVISORY +WRITE +$r .* 0 9$" /proc/locks
 	run grep -q " 1000 1000$" /proc/locks
 	[ "$status" -eq 1 ]
 	touch "$T/go"

@@ -161,7 +161,7 @@ PY
 		dmesg -c > /dev/null
 		rc=0
 		timeout 5 rstr 0 "$img" > /dev/null 2>&1 || rc=$?
-		what=$(dmesg | sed -n 's/.*ckpt: rstr\[[0-9]*\]: \(.*\) (-[0-9]*)$/\1/p' | tail -n 1)
+		what=$(log_reason 'rstr\[[0-9]*\]')
 		v=$($TOOL validate "$img" 2>&1) || true
 		echo "${m#*:}: kernel $rc '$what'; validate: $v"
 		# the kernel refused each (rstr's errno); an alarm clock is the
@@ -188,7 +188,7 @@ PY
 		head -c "$cut" "$T/img" > "$T/bad"
 		dmesg -c > /dev/null
 		expect_rc 22 rstr 0 "$T/bad"
-		what=$(dmesg | sed -n 's/.*ckpt: rstr\[[0-9]*\]: \(.*\) (-22)$/\1/p' | tail -n 1)
+		what=$(log_reason 'rstr\[[0-9]*\]')
 		run $TOOL validate "$T/bad"
 		[ "$status" -eq 1 ] && [ "$output" = "$T/bad: EINVAL: $what" ]
 		sleep 0.6
