@@ -23,6 +23,14 @@ seccomp_roundtrip() {
 	seccomp_roundtrip sysfs
 }
 
+@test "seccomp: threads given the filters by SECCOMP_FILTER_FLAG_TSYNC have them after restart, and TSYNC works again (/proc and /sys/kernel/ckpt/restart)" {
+	check_roundtrip sysfs "seccomp ok" ckpt-seccomp threads "$T/go"
+}
+
+@test "seccomp: the same through checkpoint() and restart()" {
+	check_roundtrip syscall "seccomp ok" ckpt-seccomp threads "$T/go"
+}
+
 @test "seccomp: strict mode comes back, the process blocked in read() again" {
 	start_bg "$T/out" ckpt-hold strict
 	grep -q "Seccomp:.1" "/proc/$PID/status"

@@ -171,6 +171,27 @@ restore_threads() {
 	threads_done "$T/out"
 }
 
+@test "threads: a thread the restorer's RLIMIT_NPROC does not allow is EAGAIN before the point of no return: the restorer runs on, no thread is left" {
+	chmod 755 "$T"
+	cd "$T"
+	start_bg "$T/out" capsrun 65534 65534 - ckpt-threads 14 "$T/go"
+	chmod 666 "$T/out"
+	cp "$T/out" "$T/out.orig"
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	kill -9 "$PID"
+	wait "$PID" || true
+	chmod 644 "$T/img"
+	# nobody may have two tasks: the restorer and the first of 14 threads
+	run sh -c "ulimit -Su 2 && capsrun 65534 65534 40 rstr < $T/img; echo \"rc \$?\""
+	echo "$output"
+	[ "$(tail -n 1 <<< "$output")" = "rc 11" ]
+	expect_log "cannot create thread"
+	[ -z "$(pidof ckpt-threads)" ]
+	[ -z "$(pidof rstr)" ]
+	# the ids the failed restart reserved and used are free again
+	restore_threads "$T/img" 15
+}
+
 @test "threads: Debian's python3 running four threading workers, checkpointed mid-run, killed and restored, prints what a plain run prints" {
 	python3 /tests/threads-work.py 2000 > "$T/plain"
 	start_bg "$T/out" python3 /tests/threads-work.py 2000
