@@ -77,3 +77,23 @@ files_roundtrip() {
 	expect_log "fd 3: a pty master cannot come back"
 	runs_on "$PID"
 }
+
+@test "files: a process in another mount namespace is EOPNOTSUPP (its paths would name other files here), logged, through both interfaces; it runs on; from inside its namespace, one whose files are all there is accepted" {
+	start_bg "$T/out" unshare -m ckpt-wait sleep 100000
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "is not under the checkpointer's root (another mount namespace?)"
+	run cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Operation not supported"* ]]
+	runs_on "$PID"
+	# its stdout is on the mounts it came from: refused from inside its namespace too
+	expect_rc 95 nsenter -t "$PID" -m ckpt-save "$PID" "$T/img2"
+	runs_on "$PID"
+	# a process whose files were all opened in its namespace, checkpointed from there
+	unshare -m sh -c "ckpt-wait sleep 100000 < /dev/null > $T/ns.out 2>&1 & p=\$!
+		until grep -q ready $T/ns.out; do sleep 0.05; done
+		ckpt-save \$p $T/img3 > /dev/null; echo rc=\$?; kill \$p" > "$T/ns.log" 2>&1 3>&- 4>&-
+	cat "$T/ns.log"
+	grep -qx "rc=0" "$T/ns.log"
+	[ -s "$T/img3" ]
+}
