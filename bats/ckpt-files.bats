@@ -97,3 +97,22 @@ files_roundtrip() {
 	grep -qx "rc=0" "$T/ns.log"
 	[ -s "$T/img3" ]
 }
+
+@test "files: a character device with state of its own open (/dev/kmsg) is EOPNOTSUPP naming the fd; /dev/zero, /dev/urandom and /dev/full come back" {
+	start_bg "$T/out" sh -c 'exec ckpt-wait sleep 100000 5< /dev/kmsg'
+	expect_rc 95 ckpt-save "$PID" "$T/img"
+	expect_log "fd 5: character device 1:11 (kmsg) keeps state of each open"
+	runs_on "$PID"
+	kill -9 "$PID"
+	start_bg "$T/out" sh -c 'exec ckpt-wait sleep 100000 5< /dev/zero 6< /dev/urandom 7> /dev/full'
+	ckpt-save "$PID" "$T/img" > /dev/null
+	kill -9 "$PID"
+	wait "$PID" || true
+	rstr < "$T/img" > /dev/null 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	wait_for "/proc/$r/status" "State:.*S (sleeping)"
+	[ "$(readlink "/proc/$r/fd/5")" = /dev/zero ]
+	[ "$(readlink "/proc/$r/fd/6")" = /dev/urandom ]
+	[ "$(readlink "/proc/$r/fd/7")" = /dev/full ]
+}

@@ -241,3 +241,21 @@ refused() {
 	expect_log "task record: bad syscall user dispatch"
 	[ "$(wc -l < "$T/prctl.out")" -eq 1 ]
 }
+
+@test "prctl modes: speculation control and CPUID faulting this machine cannot give (a changed TASK or CPU record) are EOPNOTSUPP before anything runs; a bad control is EINVAL" {
+	image_of prctl ckpt-prctl "$T/go"
+	# under TCG the CPU is not affected: no speculation control is prctl()'s
+	grep -q "Not affected" /sys/devices/system/cpu/vulnerabilities/spec_store_bypass
+	ckpt-mutate "$T/prctl.img" "$T/bad" specdisable
+	expect_rc 95 rstr < "$T/bad"
+	expect_log "speculation control 0 unsupported here"
+	ckpt-mutate "$T/prctl.img" "$T/bad" spec77
+	expect_rc 22 rstr < "$T/bad"
+	expect_log "task record: speculation control 1: 0x77"
+	run grep -qw cpuid_fault /proc/cpuinfo
+	[ "$status" -eq 1 ]
+	ckpt-mutate "$T/prctl.img" "$T/bad" nocpuid
+	expect_rc 95 rstr < "$T/bad"
+	expect_log "CPUID faulting unsupported here"
+	[ "$(wc -l < "$T/prctl.out")" -eq 1 ]
+}

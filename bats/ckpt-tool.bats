@@ -151,7 +151,7 @@ PY
 	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
 	image_of prctl ckpt-prctl "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
-		sleep:membarrier seccomp:bpf events:epolldup ptimers:alarm ptimers:clock10 \
+		sleep:membarrier sleep:spec77 seccomp:bpf events:epolldup ptimers:alarm ptimers:clock10 \
 		pipes:pipehuge locks:lockfile locks:lockkind locks:lockrange prctl:dispatch \
 		threads:threadtid threads:threaddup threads:threadpending threads:threadsched \
 		threads:threadaltstack threads:futexclock threads:futexaddr threads:waitpollmask \

@@ -34,11 +34,16 @@
  *   version     the HEAD record has the next image version
  *   mmflags     the MM record's coredump_filter has bit 9 (there is none)
  *   saflags     SIGUSR1's action has sa_flags bit 40 (there is none)
+ *   specdisable the TASK record has speculative store bypass disabled
+ *               (PR_SPEC_DISABLE)
+ *   spec77      the TASK record has indirect branch control 0x77
+ *   nocpuid     the main CPU record has CPUID faulting on
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <linux/ckpt.h>
 #include <linux/filter.h>
 #include <sys/stat.h>
@@ -211,6 +216,18 @@ static int mutate(const char *m)
 			return 1;
 		t->dispatch_offset = ~0ULL;
 		t->dispatch_len = 2;
+	} else if (!strncmp(m, "spec", 4)) {
+		struct ckpt_task *t = (struct ckpt_task *)find(CKPT_TASK);
+
+		if (!t)
+			return 1;
+		t->spec_ctrl = !strcmp(m, "spec77") ? 0x77 << 8 : PR_SPEC_DISABLE;
+	} else if (!strcmp(m, "nocpuid")) {
+		struct ckpt_cpu *c = (struct ckpt_cpu *)find(CKPT_CPU);
+
+		if (!c)
+			return 1;
+		c->flags |= CKPT_CPU_NOCPUID;
 	} else if (!strcmp(m, "membarrier")) {
 		struct ckpt_mm *mm = (struct ckpt_mm *)find(CKPT_MM);
 
