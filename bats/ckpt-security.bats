@@ -222,11 +222,17 @@ keys_roundtrip() {
 	mountpoint -q "$cg" || mount -t cgroup2 none "$cg"
 	cg=$cg/ckpt-freeze
 	mkdir -p "$cg"
-	start_bg "$T/out" ckpt-wait sleep 100000
+	# shared memory is written while the target is held: it stays held
+	start_bg "$T/out" ckpt-race shared 1
 	target=$PID
 	echo "$target" > "$cg/cgroup.procs"
 	start_bg "$T/hold" ckpt-race hold "$target" "$T/go"
 	holder=$PID
+	for i in $(seq 1 100); do
+		grep -q "State:.*D" "/proc/$target/status" && break
+		sleep 0.05
+	done
+	grep -q "State:.*D" "/proc/$target/status"
 	echo 1 > "$cg/cgroup.freeze"
 	for i in $(seq 1 100); do
 		grep -q "^frozen 1" "$cg/cgroup.events" && break

@@ -192,6 +192,53 @@ restore_threads() {
 	restore_threads "$T/img" 15
 }
 
+# bw_cmd PID COMMAND: the reply of bench-work PID (its directory $T/w)
+bw_cmd() {
+	local i
+	rm -f "$T/w/out-$1"
+	echo "$2" > "$T/w/cmd-$1.tmp" && mv "$T/w/cmd-$1.tmp" "$T/w/cmd-$1"
+	for i in $(seq 1 500); do
+		[ -f "$T/w/out-$1" ] && { cat "$T/w/out-$1"; return 0; }
+		sleep 0.02
+	done
+	echo "bench-work $1 does not answer $2" >&2
+	return 1
+}
+
+@test "threads: a reader that does not read keeps the checkpoint waiting, not the process: the records of 64 threads are kept in memory while it is held" {
+	local i gap
+	mkdir "$T/w"
+	bench-work 1 "$T/w" 64 < /dev/null > "$T/work.log" 2>&1 3>&- 4>&- &
+	BG_PIDS="$BG_PIDS $!"
+	for i in $(seq 1 1000); do
+		[ -s "$T/w/ready" ] && break
+		sleep 0.02
+	done
+	PID=$(cat "$T/w/ready")
+	[ "$(bw_cmd "$PID" reset)" = reset ]
+	# the reader holds the FIFO open (64 KiB) for 3 s before it reads
+	mkfifo "$T/fifo"
+	( exec 7< "$T/fifo"; sleep 3; cat <&7 > "$T/img" ) 3>&- 4>&- &
+	r=$!
+	ckpt-save "$PID" "$T/fifo" > /dev/null 3>&- 4>&- &
+	w=$!
+	sleep 1.5
+	kill -0 "$w"	# still waiting for the reader
+	[[ "$(bw_cmd "$PID" report)" == "gap "* ]]	# while the process answers
+	wait "$w"
+	wait "$r"
+	gap=$(bw_cmd "$PID" report | cut -d' ' -f2)
+	echo "largest gap $gap ns"
+	[ "$gap" -lt 1000000000 ]
+	# and the image is whole
+	kill -9 "$PID"
+	wait "$PID" || true
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 64 ]
+	[ "$(bw_cmd "$PID" verify)" = ok ]
+}
+
 @test "threads: Debian's python3 running four threading workers, checkpointed mid-run, killed and restored, prints what a plain run prints" {
 	python3 /tests/threads-work.py 2000 > "$T/plain"
 	start_bg "$T/out" python3 /tests/threads-work.py 2000

@@ -8,16 +8,20 @@
  * ckpt-race holdproc PID GOFILE: open /proc/PID/checkpoint, print "ready",
  * wait for GOFILE, read the image and print "image BYTES" or "error ERRNO".
  * ckpt-race hold PID GOFILE: hold PID with a checkpoint that blocks on a
- * full pipe; print "ready", wait for GOFILE, drain, print "held RET".
+ * full pipe (PID must have shared memory, which is written while it is
+ * held); print "ready", wait for GOFILE, drain, print "held RET".
  * ckpt-race vfork: print "ready PID", vfork() a child that pauses: the
  * parent never returns to user mode.
  * ckpt-race opens PID N: open and close /proc/PID/checkpoint N times,
  * then print how many checkpoint threads are left ("threads N").
  *
- * Each round forks a child that pauses, fills a pipe shrunk to one page,
- * and from a thread calls checkpoint(child, pipe) which parks the child
- * and then blocks on the full pipe. The child is SIGKILLed (and, for
- * "reap", reaped) while the checkpoint waits; then the pipe is drained.
+ * Each round forks a child that pauses with a written page of shared
+ * anonymous memory (mapped before the fork), fills a pipe shrunk to one
+ * page, and from a thread calls checkpoint(child, pipe), which parks the
+ * child and then blocks on the full pipe: the contents of shared memory
+ * are written while the child is held (its other records are kept in
+ * memory, and would be written only once it runs again). The child is SIGKILLed (and, for "reap",
+ * reaped) while the checkpoint waits; then the pipe is drained.
  * The checkpoint must fail with ESRCH: the child died before its state
  * was complete. Prints "ok ROUNDS" when every round did.
  *
@@ -83,10 +87,15 @@ static void one_round(int i, int reap)
 	struct round r = { 0 };
 	pthread_t th;
 	int p[2], status;
+	char *shared;
 
 	CHECK(pipe(p) == 0, "pipe: %m");
 	CHECK(fcntl(p[1], F_SETPIPE_SZ, 4096) == 4096, "F_SETPIPE_SZ: %m");
 	fill(p[1]);
+	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	CHECK(shared != MAP_FAILED, "mmap: %m");
+	shared[0] = 1;
 	r.child = fork();
 	CHECK(r.child >= 0, "fork: %m");
 	if (!r.child) {
@@ -107,6 +116,7 @@ static void one_round(int i, int reap)
 	CHECK(r.ret == -1 && r.err == ESRCH,
 	      "round %d: checkpoint of a killed child returned %ld (%s)",
 	      i, r.ret, strerror(r.err));
+	munmap(shared, 4096);
 	close(p[0]);
 	close(p[1]);
 }
