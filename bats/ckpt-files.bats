@@ -111,7 +111,7 @@ files_roundtrip() {
 	rstr < "$T/img" > /dev/null 2>&1 &
 	r=$!
 	BG_PIDS="$BG_PIDS $r"
-	wait_for "/proc/$r/status" "State:.*S (sleeping)"
+	runs_on "$r"
 	[ "$(readlink "/proc/$r/fd/5")" = /dev/zero ]
 	[ "$(readlink "/proc/$r/fd/6")" = /dev/urandom ]
 	[ "$(readlink "/proc/$r/fd/7")" = /dev/full ]
