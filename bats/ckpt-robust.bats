@@ -183,13 +183,13 @@ mem_done() {
 	mem_done
 }
 
-@test "stress: 1000 checkpoints of a process spinning on its registers; every 50th restored whole" {
+@test "stress: 400 checkpoints of a process spinning on its registers; every 20th restored whole" {
 	local img rc
 	start_bg "$T/out" ckpt-mem "$T/go"
-	run ckpt-stress busy "$PID" 1000 50 "$T"
+	run ckpt-stress busy "$PID" 400 20 "$T"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "ok images 1000" ]
+	[ "$output" = "ok images 400" ]
 	mem_done
 	for img in "$T"/img.*; do
 		rm -f "$T/go"

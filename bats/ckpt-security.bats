@@ -174,6 +174,16 @@ keys_roundtrip() {
 	[[ "$output" == "ok 200 images "* ]]
 }
 
+@test "security: the same with a second thread, which the exec ends while the threads are being held: EPERM or EAGAIN, never a hang (200 rounds, as nobody)" {
+	cp "$CKPT_BIN/ckpt-wait" "$T/suid"
+	chmod 4755 "$T/suid"
+	run as_nobody timeout 600 ckpt-race exec 200 "$T/suid" threads
+	echo "$output"
+	echo "# $output" >&3
+	[ "$status" -eq 0 ]
+	[[ "$output" == "ok 200 images "* ]]
+}
+
 @test "security: a target held by a /proc/PID/checkpoint reader does not keep suspend from freezing tasks (pm_test freezer)" {
 	start_bg "$T/out" ckpt-race shared 8
 	target=$PID

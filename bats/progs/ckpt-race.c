@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ckpt-race kill|reap ROUNDS: a checkpoint whose target dies under it.
- * ckpt-race exec ROUNDS SUID [proc]: a checkpoint whose target execs a
- * setuid program, taken with checkpoint() or read from /proc/PID/checkpoint.
+ * ckpt-race exec ROUNDS SUID [proc|threads]: a checkpoint whose target execs
+ * a setuid program, taken with checkpoint() or read from /proc/PID/checkpoint;
+ * "threads": the target has a second thread, which the exec ends.
  * ckpt-race shared MIB: print "ready", then pause with MIB MiB of shared
  * anonymous memory written (a checkpoint holds it until they are saved).
  * ckpt-race holdproc PID GOFILE: open /proc/PID/checkpoint, print "ready",
@@ -29,7 +30,14 @@
  * "SUID sleep 100000") while the checkpoint is being called, a little
  * later each round. An image the checkpoint returns must be of the child
  * before its exec (euid not 0); after it, the checkpoint must fail with
- * EPERM. Prints "ok ROUNDS images N refused M".
+ * EPERM. Prints "ok ROUNDS images N refused M". With "threads", the exec
+ * may also meet the checkpoint while it holds the threads one by one:
+ * EAGAIN (counted as refused), never a hang.
+ */
+#define EXEC_SYSCALL	0
+#define EXEC_PROC	1
+#define EXEC_THREADS	2
+/*
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -159,7 +167,29 @@ static long proc_checkpoint(pid_t pid, int fd)
 	return n ? -1 : 1;
 }
 
-static void exec_rounds(int n, const char *suid, int proc)
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The child of an exec round: with a second thread, exec a little later. */
+static void exec_child(int i, const char *suid, int mode)
+{
+	pthread_t th;
+
+	dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
+	if (mode == EXEC_THREADS) {
+		CHECK(!pthread_create(&th, NULL, sleeper, NULL), "pthread_create");
+		usleep((i % 7) * 100);
+	}
+	execl(suid, suid, "sleep", "100000", (char *)NULL);
+	_exit(127);
+}
+
+static void exec_rounds(int n, const char *suid, int mode)
 {
 	int i, fd, status, images = 0, refused = 0;
 	unsigned int euid;
@@ -169,16 +199,15 @@ static void exec_rounds(int n, const char *suid, int proc)
 	for (i = 0; i < n; i++) {
 		child = fork();
 		CHECK(child >= 0, "fork: %m");
-		if (!child) {
-			dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
-			execl(suid, suid, "sleep", "100000", (char *)NULL);
-			_exit(127);
-		}
+		if (!child)
+			exec_child(i, suid, mode);
 		fd = memfd_create("img", MFD_CLOEXEC);
 		CHECK(fd >= 0, "memfd_create: %m");
-		usleep((i % 25) * 200);
-		ret = proc ? proc_checkpoint(child, fd) : sys_checkpoint(child, fd, 0);
-		CHECK(ret > 0 || errno == EPERM, "round %d: %m", i);
+		usleep((i % 25) * (mode == EXEC_THREADS ? 40 : 200));
+		ret = mode == EXEC_PROC ? proc_checkpoint(child, fd) :
+					  sys_checkpoint(child, fd, 0);
+		CHECK(ret > 0 || errno == EPERM || (mode == EXEC_THREADS && errno == EAGAIN),
+		      "round %d: %m", i);
 		if (ret > 0) {
 			euid = image_euid(fd);
 			CHECK(euid, "round %d: an image of the setuid program (euid 0)", i);
@@ -286,9 +315,14 @@ int main(int argc, char **argv)
 {
 	int i, n, reap;
 
-	if ((argc == 4 || (argc == 5 && !strcmp(argv[4], "proc"))) &&
-	    !strcmp(argv[1], "exec")) {
-		exec_rounds(atoi(argv[2]), argv[3], argc == 5);
+	if (argc == 4 && !strcmp(argv[1], "exec")) {
+		exec_rounds(atoi(argv[2]), argv[3], EXEC_SYSCALL);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "exec") &&
+	    (!strcmp(argv[4], "proc") || !strcmp(argv[4], "threads"))) {
+		exec_rounds(atoi(argv[2]), argv[3],
+			    strcmp(argv[4], "proc") ? EXEC_THREADS : EXEC_PROC);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "shared"))
@@ -314,7 +348,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "reap"))) {
-		fprintf(stderr, "usage: ckpt-race kill|reap ROUNDS | exec ROUNDS SUID [proc] | shared MIB | hold PID GOFILE | holdproc PID GOFILE | vfork | opens PID N\n");
+		fprintf(stderr, "usage: ckpt-race kill|reap ROUNDS | exec ROUNDS SUID [proc|threads] | shared MIB | hold PID GOFILE | holdproc PID GOFILE | vfork | opens PID N\n");
 		return 2;
 	}
 	reap = !strcmp(argv[1], "reap");
