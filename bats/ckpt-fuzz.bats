@@ -134,9 +134,9 @@ kernel_text() {
 	local f line img e what v same=0 texts=0 live=0 n=0 bad=0
 	fuzz_images
 	mkdir "$T/cases"
-	for f in 0 125; do
+	for f in 0 75; do
 		dmesg -c > /dev/null
-		ckpt-fuzz -v -s 2 -f "$f" -n 125 -t "${FUZZ_TIMEOUT:-5000}" -w "$T/cases" \
+		ckpt-fuzz -v -s 2 -f "$f" -n 75 -t "${FUZZ_TIMEOUT:-5000}" -w "$T/cases" \
 			"${IMGS[@]}" > "$T/batch" 2>&1
 		while IFS= read -r line; do
 			[[ $line =~ ^case\ ([0-9]+)\ .*\ -\>\ (errno\ ([A-Z0-9]+)\ \(pid\ ([0-9]+)\)|restored) ]] || continue
@@ -174,5 +174,5 @@ kernel_text() {
 		done < "$T/batch"
 	done
 	echo "$n cases: $same same verdict ($texts with the kernel's text), $live live checks, $bad differ" | tap
-	[ "$n" -eq 250 ] && [ "$bad" -eq 0 ] && [ "$texts" -ge 20 ]
+	[ "$n" -eq 150 ] && [ "$bad" -eq 0 ] && [ "$texts" -ge 12 ]
 }

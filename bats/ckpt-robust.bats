@@ -131,9 +131,10 @@ failnth_restart() {
 	failnth_restart ptimers ckpt-ptimers "$T/go"
 }
 
-@test "robust: the same for SysV segments, seccomp, signals" {
+@test "robust: the same for SysV segments, seccomp (threads with filters of their own too), signals" {
 	failnth_restart sysv ckpt-sysv "$T/go"
 	failnth_restart seccomp ckpt-seccomp "$T/go"
+	failnth_restart seccompown ckpt-seccomp own "$T/go"
 	failnth_restart signals ckpt-signals "$T/go"
 }
 

@@ -31,6 +31,14 @@ seccomp_roundtrip() {
 	check_roundtrip syscall "seccomp ok" ckpt-seccomp threads "$T/go"
 }
 
+@test "seccomp: threads with filters of their own, or none and no no_new_privs, come back each with its own, the filters they shared shared: a TSYNC filter reaches a thread that has the main thread's first (/proc and /sys/kernel/ckpt/restart)" {
+	check_roundtrip sysfs "seccomp ok" ckpt-seccomp own "$T/go"
+}
+
+@test "seccomp: threads with filters of their own through checkpoint() and restart()" {
+	check_roundtrip syscall "seccomp ok" ckpt-seccomp own "$T/go"
+}
+
 @test "seccomp: strict mode comes back, the process blocked in read() again" {
 	start_bg "$T/out" ckpt-hold strict
 	grep -q "Seccomp:.1" "/proc/$PID/status"

@@ -260,11 +260,11 @@ keys_roundtrip() {
 	grep -Eq "^held [1-9][0-9]*$" "$T/hold"
 }
 
-@test "security: 50000 opens and closes of /proc/PID/checkpoint of a task that never returns to user mode leave no thread behind (as nobody)" {
+@test "security: 10000 opens and closes of /proc/PID/checkpoint of a task that never returns to user mode leave no thread behind (as nobody)" {
 	start_bg "$T/out" runas 65534 65534 ckpt-race vfork
 	child=$(cat "/proc/$PID/task/$PID/children")
 	BG_PIDS="$BG_PIDS $child"
-	run as_nobody ckpt-race opens "$PID" 50000
+	run as_nobody ckpt-race opens "$PID" 10000
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "threads 0" ]
@@ -317,6 +317,8 @@ mutated() {
 	mutated "$T/sleep.img" xfeatures 22 "invalid xstate\|not permitted here"
 	image_of seccomp ckpt-seccomp "$T/go"
 	mutated "$T/seccomp.img" bpf 22 "seccomp filters refused by the checkers"
+	mutated "$T/seccomp.img" seccompprev 22 "seccomp filter 1: malformed"
+	mutated "$T/seccomp.img" seccompleaf 22 "seccomp: mode 2, filter 3 of 2, no_new_privs 1"
 	image_of events ckpt-events "$T/go"
 	mutated "$T/events.img" epolldup 22 "watched twice"
 	image_of ptimers ckpt-ptimers "$T/go"

@@ -256,6 +256,8 @@ bw_cmd() {
 	for m in threadtid:"thread record: id" threaddup:"saved twice" \
 		threadpending:"malformed thread record" threadsched:"bad scheduling record" \
 		threadaltstack:"malformed thread record" \
+		threadseccomp:"seccomp: mode 0, filter 1 of 0, no_new_privs 0" \
+		threadnnp:"seccomp: mode 0, filter 0 of 0, no_new_privs 2" \
 		futexclock:"bad syscall restart" futexaddr:"bad syscall restart" \
 		waitpollmask:"bad syscall restart" waitepollmax:"bad syscall restart" \
 		waitclock:"bad syscall restart" waitflags:"bad syscall restart"; do

@@ -151,7 +151,8 @@ PY
 	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
 	image_of prctl ckpt-prctl "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
-		sleep:membarrier sleep:spec77 seccomp:bpf events:epolldup ptimers:alarm ptimers:clock10 \
+		sleep:membarrier sleep:spec77 seccomp:bpf seccomp:seccompprev seccomp:seccompleaf \
+		threads:threadseccomp threads:threadnnp events:epolldup ptimers:alarm ptimers:clock10 \
 		pipes:pipehuge locks:lockfile locks:lockkind locks:lockrange prctl:dispatch \
 		threads:threadtid threads:threaddup threads:threadpending threads:threadsched \
 		threads:threadaltstack threads:futexclock threads:futexaddr threads:waitpollmask \
@@ -175,7 +176,7 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 27 ]
+	[ "$n" -ge 31 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
 		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img"

@@ -25,6 +25,10 @@
  *   threadpending  the first THREAD record claims 2^20 pending signals
  *   threadsched the first THREAD record has scheduling policy 77
  *   threadaltstack  the first THREAD record's sigaltstack flags are 0x10
+ *   threadseccomp  the first THREAD record names seccomp filter 1 in mode 0
+ *   threadnnp   the first THREAD record's no_new_privs is 2
+ *   seccompprev the second seccomp filter names itself as the one it is over
+ *   seccompleaf the SECCOMP record names a filter past the last
  *   futexclock  a CPU record restarting a futex wait has it on clock 5
  *   futexaddr   a CPU record restarting a futex wait has an odd futex address
  *   waitpollmask    a CPU record restarting a poll() has a signal mask
@@ -97,6 +101,11 @@ static int mutate_thread(const char *m)
 		r->sched.policy = 77;
 	} else if (!strcmp(m, "threadaltstack")) {
 		r->altstack_flags = 0x10;
+	} else if (!strcmp(m, "threadseccomp")) {
+		r->seccomp_mode = 0;
+		r->seccomp_filter = 1;
+	} else if (!strcmp(m, "threadnnp")) {
+		r->no_new_privs = 2;
 	} else {
 		FAIL("unknown mutation %s", m);
 	}
@@ -167,6 +176,17 @@ static int mutate(const char *m)
 			return 1;
 		/* the XSAVE header follows the 512-byte legacy area */
 		*(uint64_t *)((uint8_t *)h + sizeof(struct ckpt_xstate) + 512) |= 1ULL << 18;
+	} else if (!strcmp(m, "seccompprev")) {
+		h = after_nth(CKPT_SECCOMP_FILTER, 0);
+		if (!h || h->type != CKPT_SECCOMP_FILTER)
+			return 1;
+		((struct ckpt_seccomp_filter *)h)->prev = 2;
+	} else if (!strcmp(m, "seccompleaf")) {
+		struct ckpt_seccomp *s = (struct ckpt_seccomp *)find(CKPT_SECCOMP);
+
+		if (!s)
+			return 1;
+		s->filter = s->nr_filters + 1;
 	} else if (!strcmp(m, "bpf")) {
 		h = find(CKPT_SECCOMP_FILTER);
 		if (!h)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ckpt-seccomp [threads] GOFILE: set no_new_privs and install two seccomp
+ * ckpt-seccomp [threads|own] GOFILE: set no_new_privs and install two seccomp
  * filters: the first kills the process for a foreign architecture and
  * makes getppid() fail with EPERM, the second (SECCOMP_FILTER_FLAG_LOG)
  * makes uname() fail with ENOSYS. Prints "ready", waits for GOFILE, checks
@@ -13,12 +13,22 @@
  * checks of its own once GOFILE exists, and the third filter is added
  * with TSYNC too: the threads' filters must still be ancestors of the
  * main thread's.
+ *
+ * With "own", the threads differ: thread 2 is started before anything
+ * (no filter, no no_new_privs), threads 0 and 1 after the first filter,
+ * which they share with the main thread; thread 0 then adds a filter of
+ * its own (getuid() fails with EACCES), and the main thread adds the
+ * second after they started. After GOFILE each checks its own filters
+ * and mode; threads 0 and 2 exit, and a filter the main thread adds with
+ * TSYNC must reach thread 1: its filter is still the very one that the
+ * main thread's was installed over.
  */
 #define _GNU_SOURCE
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
@@ -109,6 +119,72 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+static atomic_int own_ready, own_checked, own_synced;
+
+static void errno_is(long ret, int err, const char *what)
+{
+	CHECK(err ? ret == -1 && errno == err : ret >= 0, "%s: %ld (%s) in %d",
+	      what, ret, strerror(errno), gettid());
+}
+
+static void *own_thread(void *arg)
+{
+	long idx = (long)arg;
+	struct utsname u;
+
+	if (idx == 0)
+		deny(SYS_getuid, EACCES, 0);
+	own_ready++;
+	while (access(go, F_OK))
+		usleep(10000);
+	status_has(idx == 2 ? "NoNewPrivs:\t0\n" : "NoNewPrivs:\t1\n");
+	status_has(idx == 2 ? "Seccomp:\t0\n" : "Seccomp:\t2\n");
+	status_has(idx == 0 ? "Seccomp_filters:\t2\n" :
+		   idx == 1 ? "Seccomp_filters:\t1\n" : "Seccomp_filters:\t0\n");
+	errno_is(syscall(SYS_getppid), idx == 2 ? 0 : EPERM, "getppid");
+	errno_is(syscall(SYS_getuid), idx == 0 ? EACCES : 0, "getuid");
+	errno_is(uname(&u), 0, "uname");
+	if (idx == 1) {
+		own_checked = 1;
+		while (!own_synced)
+			usleep(1000);
+		status_has("Seccomp_filters:\t3\n");
+		errno_is(syscall(SYS_getuid), EACCES, "getuid after TSYNC");
+		errno_is(uname(&u), ENOSYS, "uname after TSYNC");
+	}
+	return NULL;
+}
+
+static void own(void)
+{
+	pthread_t th[NTHREADS];
+	struct sock_filter first[] = {
+		LOAD(nr),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		RET(SECCOMP_RET_ERRNO | EPERM),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	long i;
+
+	CHECK(!pthread_create(&th[2], NULL, own_thread, (void *)2), "pthread_create");
+	CHECK(!prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs");
+	install(first, 4, 0);
+	for (i = 0; i < 2; i++)
+		CHECK(!pthread_create(&th[i], NULL, own_thread, (void *)i), "pthread_create");
+	deny(SYS_uname, ENOSYS, SECCOMP_FILTER_FLAG_LOG);
+	while (own_ready < NTHREADS)
+		usleep(1000);
+	ready_then_wait(go);
+	check_two();
+	CHECK(!pthread_join(th[0], NULL) && !pthread_join(th[2], NULL), "pthread_join");
+	while (!own_checked)
+		usleep(1000);
+	deny(SYS_getuid, EACCES, SECCOMP_FILTER_FLAG_TSYNC);
+	own_synced = 1;
+	CHECK(!pthread_join(th[1], NULL), "pthread_join");
+	printf("seccomp ok\n");
+}
+
 static void check(void)
 {
 	check_two();
@@ -124,11 +200,16 @@ int main(int argc, char **argv)
 	pthread_t th[NTHREADS];
 	int i, n = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "own")) {
+		go = argv[2];
+		own();
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "threads")) {
 		tsync = SECCOMP_FILTER_FLAG_TSYNC;
 		n = NTHREADS;
 	} else if (argc != 2) {
-		fprintf(stderr, "usage: ckpt-seccomp [threads] GOFILE\n");
+		fprintf(stderr, "usage: ckpt-seccomp [threads|own] GOFILE\n");
 		return 255;
 	}
 	go = argv[argc - 1];
