@@ -145,12 +145,21 @@ static void check_rseq(struct worker *me)
 {
 	struct rseq *rs = (struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
 
+	uint32_t cpu = (uint32_t)-1;
+	int i;
+
 	CHECK(__rseq_size > 0, "glibc registered no rseq area");
-	/* the kernel writes cpu_id again on the way back from a sleep */
+	/*
+	 * The kernel writes cpu_id again on the way back from a sleep that
+	 * scheduled: one whose timer fired before it could is not one, so
+	 * sleep again until one has (a dead area never changes).
+	 */
 	rs->cpu_id = (uint32_t)-1;
-	usleep(2000);
-	CHECK(rs->cpu_id < 4096, "thread %d: rseq area not live (cpu_id %d)",
-	      me->idx, (int)rs->cpu_id);
+	for (i = 0; i < 1000 && cpu >= 4096; i++) {
+		usleep(2000);
+		cpu = __atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+	}
+	CHECK(cpu < 4096, "thread %d: rseq area not live (cpu_id %d)", me->idx, (int)cpu);
 }
 
 static uint64_t work(struct worker *me)
