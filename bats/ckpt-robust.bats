@@ -184,13 +184,14 @@ mem_done() {
 	mem_done
 }
 
-@test "stress: 400 checkpoints of a process spinning on its registers; every 20th restored whole" {
+@test "stress: 1000 checkpoints of a process spinning on its registers; every 50th restored whole" {
 	local img rc
 	start_bg "$T/out" ckpt-mem "$T/go"
-	run ckpt-stress busy "$PID" 400 20 "$T"
+	run ckpt-stress busy "$PID" 1000 50 "$T"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "ok images 400" ]
+	[ "$output" = "ok images 1000" ]
+	[ "$(ls "$T"/img.* | wc -l)" -eq 20 ]
 	mem_done
 	for img in "$T"/img.*; do
 		rm -f "$T/go"

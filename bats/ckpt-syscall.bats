@@ -176,11 +176,11 @@ refused() {
 	printf '\377' | dd of="$T/bad" bs=1 seek=16 conv=notrunc 2> /dev/null
 	refused "$T/bad" version
 	expect_log "image version 255"
-	for off in 0 1 7 8 9 16 24 100 200 500 1000 $(seq 1500 $((size / 40)) $((size - 1))) $((size - 16)) $((size - 1)); do
+	for off in 0 1 7 8 9 16 24 100 200 500 1000 $(seq 1500 $((size / 20)) $((size - 1))) $((size - 16)) $((size - 1)); do
 		head -c "$off" "$T/img" > "$T/bad"
 		refused "$T/bad" "truncated at $off"
 	done
-	for off in 0 5 8 12 16 20 24 28 40 60 100 $(seq 150 $((size / 40)) $((size - 1))) $((size - 9)) $((size - 1)); do
+	for off in 0 5 8 12 16 20 24 28 40 60 100 $(seq 150 $((size / 20)) $((size - 1))) $((size - 9)) $((size - 1)); do
 		cp "$T/img" "$T/bad"
 		flip "$T/bad" "$off"
 		refused "$T/bad" "byte $off flipped"
@@ -202,12 +202,12 @@ refused() {
 		fi
 		size=$(stat -c %s "$img")
 		end=$((size < 65536 ? size : 65536))
-		for off in $(seq 0 $((end / 24)) $((end - 1))) $((size - 9)); do
+		for off in $(seq 0 $((end / 12)) $((end - 1))) $((size - 9)); do
 			cp "$img" "$T/bad"
 			flip "$T/bad" "$off"
 			refused "$T/bad" "$prog, byte $off flipped"
 		done
-		for off in $(seq 64 $((size / 8)) $((size - 1))); do
+		for off in $(seq 64 $((size / 4)) $((size - 1))); do
 			head -c "$off" "$img" > "$T/bad"
 			refused "$T/bad" "$prog, truncated at $off"
 		done
