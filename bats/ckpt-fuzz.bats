@@ -62,7 +62,7 @@ tap() {
 }
 
 @test "fuzz: images changed in one place (checksum recomputed) are refused or restored, never hang the restorer" {
-	local seed=${FUZZ_SEED:-1} cases=${FUZZ_CASES:-1000} rc=0 start
+	local seed=${FUZZ_SEED:-1} cases=${FUZZ_CASES:-3000} rc=0 start
 	fuzz_images
 	ls -l "${IMGS[@]}"
 	start=$SECONDS

@@ -14,7 +14,25 @@ ckpt_teardown() {
 	rm -rf "$T"
 	# ckpt_err() is rate-limited (10 lines in 5 s): after a test that
 	# logged more, let the window pass, or the next test's line is lost
-	if [ "$(dmesg | grep -c ckpt)" -ge 10 ]; then sleep 5; fi
+	if [ "$(dmesg | grep -c ckpt)" -ge 10 ]; then sleep "$(ratelimit_left)"; fi
+}
+
+# ratelimit_left: seconds until the rate-limit window of the last ckpt line
+# is over. A window opens with a line that is printed, so the one open now
+# opened at the last ckpt line printed or before it: 5 s after that line
+# (and a little for the two clocks: printk's and uptime's) it is over.
+ratelimit_left() {
+	local last now
+	last=$(dmesg | grep ckpt | tail -n 1 | sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p')
+	now=$(cut -d' ' -f1 /proc/uptime)
+	awk -v l="${last:-0}" -v n="$now" 'BEGIN { w = l + 5.3 - n; printf "%.2f\n", (w > 0 ? w : 0) }'
+}
+
+# cgroup2_root: print where the cgroup v2 hierarchy is, mounted if it was not
+cgroup2_root() {
+	grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup
+	echo /sys/fs/cgroup
 }
 
 # start_bg OUTFILE COMMAND...: run COMMAND in the background, wait until it
