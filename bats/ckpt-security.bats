@@ -258,38 +258,6 @@ keys_roundtrip() {
 	grep -Eq "^held [1-9][0-9]*$" "$T/hold"
 }
 
-@test "security: what a checkpoint through /proc holds in the kernel (the copy's page tables, the records) is charged to the opener's memory cgroup, and given back when it ends" {
-	local cg before during after
-	cg=$(cgroup2_root)
-	echo +memory > "$cg/cgroup.subtree_control"
-	cg=$cg/ckpt-charge
-	mkdir -p "$cg"
-	# 4 GiB with a word in each 2 MiB: 8 MiB of page tables for 8 MiB of memory
-	start_bg "$T/out" ckpt-sparse 4096 "$T/go"
-	# the opener, alone in $cg: the copy is made at open, and kept while
-	# the pages are written into the pipe it stops reading after 4 KiB
-	sh -c 'echo $$ > "$1/cgroup.procs"
-		cat "$1/memory.current" > "$2/before"
-		exec 3< "/proc/$3/checkpoint"
-		head -c 4096 <&3 > /dev/null
-		sleep 1
-		cat "$1/memory.current" > "$2/during"
-		exec 3<&-
-		for i in $(seq 1 100); do
-			[ "$(cat "$1/memory.current")" -lt $(($(cat "$2/before") + 2097152)) ] && break
-			sleep 0.1
-		done
-		cat "$1/memory.current" > "$2/after"' sh "$cg" "$T" "$PID"
-	rmdir "$cg"
-	before=$(cat "$T/before") during=$(cat "$T/during") after=$(cat "$T/after")
-	echo "# charged to the opener's cgroup: $before bytes before, $during during, $after after" >&3
-	touch "$T/go"
-	wait "$PID"
-	grep -q "^sparse ok" "$T/out"
-	[ $((during - before)) -ge $((7 * 1048576)) ]
-	[ $((after - before)) -lt 2097152 ]
-}
-
 @test "security: 10000 opens and closes of /proc/PID/checkpoint of a task that never returns to user mode leave no thread behind (as nobody)" {
 	start_bg "$T/out" runas 65534 65534 ckpt-race vfork
 	child=$(cat "/proc/$PID/task/$PID/children")
