@@ -34,6 +34,7 @@ image_kinds() {
 	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
 	image_of seccomp ckpt-seccomp "$T/never"
 	image_of pipes ckpt-pipes "$T/pipes" "$T/never"
+	image_of unix ckpt-unix "$T/never"
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do
@@ -46,7 +47,7 @@ image_kinds() {
 	for kind in $(image_kinds); do
 		grep -qx "$kind" "$T/all" || { echo "no $kind record in any image"; false; }
 	done
-	[ "$(image_kinds | wc -l)" -ge 27 ]
+	[ "$(image_kinds | wc -l)" -ge 28 ]
 }
 
 @test "abi: an image of another version is EOPNOTSUPP, and the log line names both versions" {

@@ -150,13 +150,15 @@ PY
 	image_of pipes ckpt-pipes "$T/pipes" "$T/never"
 	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
 	image_of prctl ckpt-prctl "$T/never"
+	image_of unix ckpt-unix "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier sleep:spec77 seccomp:bpf seccomp:seccompprev seccomp:seccompleaf \
 		threads:threadseccomp threads:threadnnp events:epolldup ptimers:alarm ptimers:clock10 \
 		pipes:pipehuge locks:lockfile locks:lockkind locks:lockrange prctl:dispatch \
 		threads:threadtid threads:threaddup threads:threadpending threads:threadsched \
 		threads:threadaltstack threads:futexclock threads:futexaddr threads:waitpollmask \
-		threads:waitepollmax threads:waitclock threads:waitflags; do
+		threads:waitepollmax threads:waitclock threads:waitflags unix:unixtype unix:unixpeer \
+		unix:unixshut unix:unixlen unix:unixswap unix:unixmade; do
 		img="$T/${m#*:}.img"
 		ckpt-mutate "$T/${m%%:*}.img" "$img" "${m#*:}"
 		dmesg -c > /dev/null
@@ -176,10 +178,10 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 31 ]
+	[ "$n" -ge 37 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
-		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img"
+		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img"
 }
 
 @test "tool: validate refuses truncated, flipped and foreign images as the kernel does" {

@@ -42,6 +42,14 @@
  *               (PR_SPEC_DISABLE)
  *   spec77      the TASK record has indirect branch control 0x77
  *   nocpuid     the main CPU record has CPUID faulting on
+ *   unixtype    the first UNIX record has socket type 4 (SOCK_RDM)
+ *   unixpeer    the first UNIX record's peer is file 100000
+ *   unixshut    the first UNIX record's shutdown has bit 2 (there is none)
+ *   unixlen     the first message length of the first UNIX record with
+ *               data is one more than it has
+ *   unixswap    the second UNIX record (a pair's second end) is of another
+ *               type than the pair the first one made
+ *   unixmade    the FILE record of the second UNIX record is an eventfd's
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -50,6 +58,7 @@
 #include <sys/prctl.h>
 #include <linux/ckpt.h>
 #include <linux/filter.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include "ckpt.h"
@@ -106,6 +115,56 @@ static int mutate_thread(const char *m)
 		r->seccomp_filter = 1;
 	} else if (!strcmp(m, "threadnnp")) {
 		r->no_new_privs = 2;
+	} else {
+		FAIL("unknown mutation %s", m);
+	}
+	return 0;
+}
+
+/* The @n-th (from 0) record of @type, and the one before it. */
+static struct ckpt_hdr *nth(uint32_t type, int n, struct ckpt_hdr **prev)
+{
+	struct ckpt_hdr *h, *p = NULL;
+	size_t off = 0;
+
+	while ((h = ckpt_next_rec(img, size, &off))) {
+		if (h->type == type && !n--) {
+			*prev = p;
+			return h;
+		}
+		p = h;
+	}
+	return NULL;
+}
+
+static int mutate_unix(const char *m)
+{
+	struct ckpt_hdr *prev, *h = nth(CKPT_UNIX, 0, &prev);
+	struct ckpt_unix *r = (struct ckpt_unix *)h;
+	int n = 0;
+
+	if (!r)
+		return 1;
+	if (!strcmp(m, "unixtype")) {
+		r->type = 4;
+	} else if (!strcmp(m, "unixpeer")) {
+		r->peer = 100000;
+	} else if (!strcmp(m, "unixshut")) {
+		r->shutdown |= 4;
+	} else if (!strcmp(m, "unixlen")) {
+		while (r && !r->nr_msgs)
+			r = (struct ckpt_unix *)nth(CKPT_UNIX, ++n, &prev);
+		if (!r)
+			return 1;
+		((uint32_t *)(r + 1))[0]++;
+	} else if (!strcmp(m, "unixswap") || !strcmp(m, "unixmade")) {
+		r = (struct ckpt_unix *)nth(CKPT_UNIX, 1, &prev);
+		if (!r || !prev || prev->type != CKPT_FILE || r->nr_msgs > 1)
+			return 1;
+		if (!strcmp(m, "unixmade"))
+			((struct ckpt_file *)prev)->type = CKPT_FILE_EVENTFD;
+		else
+			r->type = r->type == SOCK_DGRAM ? SOCK_STREAM : SOCK_DGRAM;
 	} else {
 		FAIL("unknown mutation %s", m);
 	}
@@ -285,6 +344,8 @@ static int mutate(const char *m)
 		return mutate_thread(m);
 	} else if (!strncmp(m, "wait", 4)) {
 		return mutate_wait(m);
+	} else if (!strncmp(m, "unix", 4)) {
+		return mutate_unix(m);
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# AF_UNIX socket pairs come back connected, with what each end had to read.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+unix_roundtrip() {
+	check_roundtrip "$1" "unix ok" ckpt-unix "$T/go"
+}
+
+@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), options, shutdown (syscalls)" {
+	unix_roundtrip syscall
+}
+
+@test "unix: the same through /proc and restart()" {
+	unix_roundtrip proc
+}
+
+@test "unix: the same through /proc and /sys/kernel/ckpt/restart" {
+	unix_roundtrip sysfs
+}
+
+# refused MODE RC TEXT: ckpt-unix MODE is refused with RC, logging TEXT; it runs on
+refused() {
+	start_bg "$T/$1.out" ckpt-unix "$1" "$T/go"
+	expect_rc "$2" ckpt-save "$PID" "$T/img"
+	expect_log "$3"
+	run cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ]
+	runs_on "$PID"
+}
+
+@test "unix: a descriptor or credentials in flight, a bound socket, a peer outside the process are refused, logged; the process runs on" {
+	refused rights 95 "fd 3: descriptors (SCM_RIGHTS) are queued"
+	refused creds 95 "fd 3: credentials (SO_PASSCRED, SCM_CREDENTIALS) are queued"
+	refused bound 95 "fd 3: unix socket: a bound socket cannot come back yet"
+	refused outside 16 "fd 3: unix socket: connected to a socket outside the image"
+}
+
+@test "unix: bad UNIX records (checksum recomputed) are EINVAL, logged; nothing is left running" {
+	image_of u ckpt-unix "$T/go"
+	for m in unixtype:"malformed unix record" unixpeer:"malformed unix record" \
+		unixshut:"malformed unix record" unixlen:"unix record: message of" \
+		unixswap:"not the unix socket file" unixmade:"made as a unix socket's peer"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$T/u.img" "$T/bad" "${m%%:*}"
+		run rstr < "$T/bad"
+		echo "${m%%:*}: $status $output"
+		[ "$status" -eq 22 ]
+		expect_log "${m#*:}"
+		sleep 0.6
+	done
+	# the image they came from comes back whole
+	ckpt-mutate "$T/u.img" "$T/good" none
+	rstr < "$T/good" > "$T/rstr.out" 2>&1 &
+	touch "$T/go"
+	wait $!
+	grep -qx "unix ok" "$T/u.out"
+}

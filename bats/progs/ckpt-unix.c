@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ckpt-unix [MODE] GOFILE: hold AF_UNIX socket pairs with data queued
+ * both ways, prints "ready", waits for GOFILE, checks every byte, message
+ * boundary, option and shutdown, that each pair still works, and prints
+ * "unix ok".
+ *   fds 3, 4:   stream; 100 KiB 3->4 then shutdown(3, SHUT_WR); 1000
+ *               bytes 4->3 of which 3 read 10; 3 has SO_RCVTIMEO 1.5 s
+ *   fds 5, 6:   datagram; 6 has an empty, a 5-byte and a 3000-byte
+ *               datagram to read, 5 one of 7 bytes; 5 has SO_SNDBUF
+ *               64 KiB, 6 SO_PEEK_OFF 2, non-blocking
+ *   fds 7, 8:   seqpacket; 8 has records of 4 and 6 bytes, 7 none;
+ *               7 has SO_RCVLOWAT 3
+ *   fds 9, 10:  stream, nothing queued; 9 has SO_PASSCRED
+ * MODE (for the refusals, the process then just waits for GOFILE):
+ *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read
+ *   creds:  fd 3 has a message sent with SO_PASSCRED on
+ *   outside: fd 3 is connected to a socket held by a child process
+ *   bound:  fd 3 is a datagram socket bound to an abstract name
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include "ckpt.h"
+
+#define BIG	(100 << 10)
+
+static char big[BIG], buf[BIG + 1];
+
+static void pair(int type, int a)
+{
+	int sv[2];
+
+
+	CHECK(!socketpair(AF_UNIX, type, 0, sv) && sv[0] == a && sv[1] == a + 1,
+	      "socketpair %d at %d: %s", type, a, strerror(errno));
+}
+
+static void setint(int fd, int opt, int val)
+{
+	CHECK(!setsockopt(fd, SOL_SOCKET, opt, &val, sizeof(val)),
+	      "fd %d: setsockopt %d: %s", fd, opt, strerror(errno));
+}
+
+static int getint(int fd, int opt)
+{
+	socklen_t len = sizeof(int);
+	int val;
+
+	CHECK(!getsockopt(fd, SOL_SOCKET, opt, &val, &len), "fd %d: getsockopt %d", fd, opt);
+	return val;
+}
+
+static void expect(int fd, const char *data, size_t len, int flags)
+{
+	ssize_t n = recv(fd, buf, sizeof(buf), flags | MSG_DONTWAIT);
+
+	CHECK(n == (ssize_t)len && !memcmp(buf, data, len),
+	      "fd %d: read %zd bytes, expected %zu (%s)", fd, n, len,
+	      n < 0 ? strerror(errno) : "");
+}
+
+static void check_stream(void)
+{
+	struct timeval tv;
+	socklen_t len = sizeof(tv);
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < BIG) {
+		n = read(4, buf, sizeof(buf));
+		CHECK(n > 0 && !memcmp(buf, big + got, n), "fd 4: %zd bytes at %zu", n, got);
+		got += n;
+	}
+	CHECK(read(4, buf, 1) == 0, "fd 4: no EOF after shutdown(SHUT_WR) of 3");
+	expect(3, big + 10, 990, 0);
+	CHECK(!getsockopt(3, SOL_SOCKET, SO_RCVTIMEO, &tv, &len) &&
+	      tv.tv_sec == 1 && tv.tv_usec == 500000, "fd 3: rcvtimeo %ld.%06ld",
+	      (long)tv.tv_sec, (long)tv.tv_usec);
+	CHECK(send(3, "x", 1, MSG_NOSIGNAL) == -1 && errno == EPIPE,
+	      "fd 3: send after SHUT_WR");
+	CHECK(write(4, "back", 4) == 4, "fd 4: write");
+	expect(3, "back", 4, 0);
+}
+
+static void check_dgram(void)
+{
+	CHECK((fcntl(6, F_GETFL) & O_NONBLOCK) && !(fcntl(5, F_GETFL) & O_NONBLOCK),
+	      "fd 5, 6: O_NONBLOCK");
+	CHECK(getint(5, SO_SNDBUF) == 2 * 65536, "fd 5: sndbuf %d", getint(5, SO_SNDBUF));
+	CHECK(getint(6, SO_PEEK_OFF) == 2, "fd 6: peek_off %d", getint(6, SO_PEEK_OFF));
+	setint(6, SO_PEEK_OFF, -1);
+	expect(6, "", 0, 0);
+	expect(6, "hello", 5, 0);
+	expect(6, big, 3000, 0);
+	CHECK(recv(6, buf, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN, "fd 6: more");
+	expect(5, "seven!!", 7, 0);
+	CHECK(send(5, "again", 5, 0) == 5, "fd 5: send");
+	expect(6, "again", 5, 0);
+}
+
+static void check_seqpacket(void)
+{
+	CHECK(getint(7, SO_RCVLOWAT) == 3, "fd 7: rcvlowat %d", getint(7, SO_RCVLOWAT));
+	CHECK(recv(8, buf, 2, MSG_DONTWAIT) == 2 && !memcmp(buf, "reco", 2), "fd 8: first");
+	expect(8, "record", 6, 0);	/* the rest of the first was cut off */
+	CHECK(recv(7, buf, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN, "fd 7: data");
+}
+
+static void check_passcred(void)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	CHECK(getint(9, SO_PASSCRED) == 1 && getint(10, SO_PASSCRED) == 0,
+	      "fd 9, 10: passcred");
+	CHECK(!getsockopt(9, SOL_SOCKET, SO_PEERCRED, &cr, &len) &&
+	      cr.uid == geteuid() && cr.gid == getegid(),
+	      "fd 9: peer cred %d %d", cr.uid, cr.gid);
+	CHECK(write(10, "cred", 4) == 4, "fd 10: write");
+	expect(9, "cred", 4, 0);
+}
+
+/* The refusals: fd 3 is what cannot come back. */
+static void refusal(const char *mode)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { "m", 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct cmsghdr *c;
+
+	if (!strcmp(mode, "bound")) {
+		CHECK(socket(AF_UNIX, SOCK_DGRAM, 0) == 3, "socket");
+		strcpy(sun.sun_path + 1, "ckpt-unix-test");
+		CHECK(!bind(3, (void *)&sun, sizeof(sun)), "bind: %s", strerror(errno));
+		return;
+	}
+	pair(SOCK_STREAM, 3);
+	if (!strcmp(mode, "outside")) {
+		if (!fork()) {
+			close(3);
+			pause();
+			_exit(0);
+		}
+		close(4);
+		return;
+	}
+	if (!strcmp(mode, "creds"))
+		setint(3, SO_PASSCRED, 1);
+	if (!strcmp(mode, "rights")) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &(int){ 0 }, sizeof(int));
+	}
+	CHECK(sendmsg(4, &msg, 0) == 1, "sendmsg: %s", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	struct timeval tv = { 1, 500000 };
+	int i;
+
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: ckpt-unix [rights|creds|outside|bound] GOFILE\n");
+		return 255;
+	}
+	close_range(3, ~0U, 0);
+	if (argc == 3) {
+		refusal(argv[1]);
+		ready_then_wait(argv[2]);
+		return 0;
+	}
+	for (i = 0; i < BIG; i++)
+		big[i] = i * 7 + i / 4096;
+	pair(SOCK_STREAM, 3);
+	CHECK(write(3, big, BIG) == BIG, "write 3");
+	CHECK(!shutdown(3, SHUT_WR), "shutdown");
+	CHECK(write(4, big, 1000) == 1000, "write 4");
+	CHECK(read(3, buf, 10) == 10, "read 3");
+	CHECK(!setsockopt(3, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), "rcvtimeo");
+	pair(SOCK_DGRAM, 5);
+	setint(5, SO_SNDBUF, 65536);
+	CHECK(send(5, "", 0, 0) == 0 && send(5, "hello", 5, 0) == 5 &&
+	      send(5, big, 3000, 0) == 3000 && send(6, "seven!!", 7, 0) == 7, "send");
+	setint(6, SO_PEEK_OFF, 2);
+	CHECK(!fcntl(6, F_SETFL, O_NONBLOCK), "nonblock");
+	pair(SOCK_SEQPACKET, 7);
+	CHECK(send(7, "reco", 4, 0) == 4 && send(7, "record", 6, 0) == 6, "send 7");
+	setint(7, SO_RCVLOWAT, 3);
+	pair(SOCK_STREAM, 9);
+	setint(9, SO_PASSCRED, 1);
+	ready_then_wait(argv[1]);
+	check_stream();
+	check_dgram();
+	check_seqpacket();
+	check_passcred();
+	printf("unix ok\n");
+	return 0;
+}
