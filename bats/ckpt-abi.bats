@@ -35,6 +35,7 @@ image_kinds() {
 	image_of seccomp ckpt-seccomp "$T/never"
 	image_of pipes ckpt-pipes "$T/pipes" "$T/never"
 	image_of unix ckpt-unix "$T/never"
+	image_of listen ckpt-unix-listen "$T" "$T/never"
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do

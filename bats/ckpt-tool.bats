@@ -151,6 +151,7 @@ PY
 	image_of locks ckpt-locks hold "$T/lockfile" "$T/never"
 	image_of prctl ckpt-prctl "$T/never"
 	image_of unix ckpt-unix "$T/never"
+	image_of listen ckpt-unix-listen "$T" "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier sleep:spec77 seccomp:bpf seccomp:seccompprev seccomp:seccompleaf \
 		threads:threadseccomp threads:threadnnp events:epolldup ptimers:alarm ptimers:clock10 \
@@ -158,7 +159,9 @@ PY
 		threads:threadtid threads:threaddup threads:threadpending threads:threadsched \
 		threads:threadaltstack threads:futexclock threads:futexaddr threads:waitpollmask \
 		threads:waitepollmax threads:waitclock threads:waitflags unix:unixtype unix:unixpeer \
-		unix:unixshut unix:unixlen unix:unixswap unix:unixmade; do
+		unix:unixshut unix:unixlen unix:unixswap unix:unixmade listen:unixaddr \
+		listen:unixbacklog listen:unixclient listen:unixwait listen:unixembryo \
+		listen:unixorphan; do
 		img="$T/${m#*:}.img"
 		ckpt-mutate "$T/${m%%:*}.img" "$img" "${m#*:}"
 		dmesg -c > /dev/null
@@ -178,10 +181,11 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 37 ]
+	[ "$n" -ge 43 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
-		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img"
+		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img" \
+		"$T/listen.img"
 }
 
 @test "tool: validate refuses truncated, flipped and foreign images as the kernel does" {

@@ -50,6 +50,15 @@
  *   unixswap    the second UNIX record (a pair's second end) is of another
  *               type than the pair the first one made
  *   unixmade    the FILE record of the second UNIX record is an eventfd's
+ *   unixaddr    the first UNIX record bound to a path has a byte after it
+ *   unixbacklog the first listener has more connections waiting than its
+ *               backlog allows
+ *   unixclient  the second connection waiting in a backlog names the first
+ *               one's client
+ *   unixwait    the second client waiting in a backlog names the first
+ *               client's listener
+ *   unixembryo  the first connection waiting in a backlog has SO_PASSCRED
+ *   unixorphan  the first connection waiting in a backlog has no client
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -137,6 +146,57 @@ static struct ckpt_hdr *nth(uint32_t type, int n, struct ckpt_hdr **prev)
 	return NULL;
 }
 
+/* The @n-th (from 0) UNIX record with all of @flags. */
+static struct ckpt_unix *nth_unix(uint32_t flags, int n)
+{
+	struct ckpt_hdr *prev, *h;
+	int k = 0;
+
+	while ((h = nth(CKPT_UNIX, k++, &prev)))
+		if ((((struct ckpt_unix *)h)->flags & flags) == flags && !n--)
+			return (struct ckpt_unix *)h;
+	return NULL;
+}
+
+/* The mutations of bound and listening sockets. */
+static int mutate_listen(const char *m)
+{
+	struct ckpt_unix *r = NULL, *r0 = NULL;
+	int k = 0;
+
+	if (!strcmp(m, "unixaddr")) {
+		while ((r = nth_unix(0, k++)) && (!r->addr_len || r->addr[0] != '/'))
+			;
+		if (!r || r->addr_len >= sizeof(r->addr))
+			return 1;
+		r->addr[r->addr_len] = 'x';
+	} else if (!strcmp(m, "unixbacklog")) {
+		r = nth_unix(CKPT_UNIX_LISTEN, 0);
+		if (!r)
+			return 1;
+		r->nr_pending = r->backlog + 2;
+	} else if (!strcmp(m, "unixclient") || !strcmp(m, "unixwait")) {
+		uint32_t f = m[4] == 'c' ? CKPT_UNIX_EMBRYO : CKPT_UNIX_PENDING;
+
+		r0 = nth_unix(f, 0);
+		r = nth_unix(f, 1);
+		if (!r || r0->peer == CKPT_UNIX_NOPEER || r->peer == r0->peer)
+			return 1;
+		r->peer = r0->peer;
+	} else if (!strcmp(m, "unixembryo") || !strcmp(m, "unixorphan")) {
+		r = nth_unix(CKPT_UNIX_EMBRYO, 0);
+		if (!r)
+			return 1;
+		if (!strcmp(m, "unixembryo"))
+			r->flags |= CKPT_UNIX_PASSCRED;
+		else
+			r->peer = CKPT_UNIX_NOPEER;
+	} else {
+		FAIL("unknown mutation %s", m);
+	}
+	return 0;
+}
+
 static int mutate_unix(const char *m)
 {
 	struct ckpt_hdr *prev, *h = nth(CKPT_UNIX, 0, &prev);
@@ -166,7 +226,7 @@ static int mutate_unix(const char *m)
 		else
 			r->type = r->type == SOCK_DGRAM ? SOCK_STREAM : SOCK_DGRAM;
 	} else {
-		FAIL("unknown mutation %s", m);
+		return mutate_listen(m);
 	}
 	return 0;
 }

@@ -16,7 +16,6 @@
  *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read
  *   creds:  fd 3 has a message sent with SO_PASSCRED on
  *   outside: fd 3 is connected to a socket held by a child process
- *   bound:  fd 3 is a datagram socket bound to an abstract name
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -131,15 +130,8 @@ static void refusal(const char *mode)
 	char cbuf[CMSG_SPACE(sizeof(int))] = {};
 	struct iovec iov = { "m", 1 };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	struct cmsghdr *c;
 
-	if (!strcmp(mode, "bound")) {
-		CHECK(socket(AF_UNIX, SOCK_DGRAM, 0) == 3, "socket");
-		strcpy(sun.sun_path + 1, "ckpt-unix-test");
-		CHECK(!bind(3, (void *)&sun, sizeof(sun)), "bind: %s", strerror(errno));
-		return;
-	}
 	pair(SOCK_STREAM, 3);
 	if (!strcmp(mode, "outside")) {
 		if (!fork()) {
@@ -172,7 +164,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: ckpt-unix [rights|creds|outside|bound] GOFILE\n");
+		fprintf(stderr, "usage: ckpt-unix [rights|creds|outside] GOFILE\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ckpt-unix-listen [MODE] DIR GOFILE: hold bound and listening AF_UNIX
+ * sockets with connections waiting in their backlogs, print "ready",
+ * wait for GOFILE, check every address, connection, byte and file mode,
+ * and print "listen ok".
+ *   fd 3:  seqpacket client of 4, waiting in its backlog, sent "rec"
+ *   fd 4:  seqpacket listener on the abstract name "ckpt-listen.PID"
+ *   fd 5:  stream listener on DIR/srv.sock (mode 0741), backlog 4,
+ *          non-blocking: clients 6, 7 and a closed one wait in it
+ *   fd 6:  client of 5, sent "hello"
+ *   fd 7:  client of 5, shut down for writing, sent nothing
+ *          the third client of 5 sent "bye" and was closed
+ *   fd 8:  datagram socket on DIR/dgram.sock with "d1", an empty and a
+ *          2000-byte datagram to read, from a closed unbound socket
+ *   fd 9:  stream socket autobound to an abstract name, not listening
+ *   fd 10: datagram socket, unbound
+ * MODE (for the refusals, the process then just waits for GOFILE):
+ *   outclient:   fd 3 listens, a child's socket waits in its backlog
+ *   outlistener: fd 3 waits in the backlog of a child's listener
+ *   accepted:    fd 3 listens, 4 is its client, 5 the accepted end
+ *   boundfrom:   fd 3 has a datagram from the bound socket 4 to read
+ *   relative:    fd 3 is bound to the relative path DIR/rel.sock
+ *   removed:     fd 3 is bound to DIR/gone.sock, which was removed
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include "ckpt.h"
+
+static struct sockaddr_un srv, dg, ab;
+static socklen_t ab_len;
+static char buf[4096], big[2000];
+
+static void path_addr(struct sockaddr_un *sun, const char *dir, const char *name)
+{
+	sun->sun_family = AF_UNIX;
+	snprintf(sun->sun_path, sizeof(sun->sun_path), "%s/%s", dir, name);
+}
+
+static socklen_t sun_len(const struct sockaddr_un *sun)
+{
+	return offsetof(struct sockaddr_un, sun_path) + strlen(sun->sun_path) + 1;
+}
+
+static int sock_at(int type, int fd)
+{
+	int s = socket(AF_UNIX, type, 0);
+
+	CHECK(s >= 0, "socket: %s", strerror(errno));
+	if (s != fd) {
+		CHECK(dup2(s, fd) == fd, "dup2 %d %d", s, fd);
+		close(s);
+	}
+	return fd;
+}
+
+static void listen_at(int fd, int type, const struct sockaddr_un *sun,
+		      socklen_t len, int backlog)
+{
+	sock_at(type, fd);
+	CHECK(!bind(fd, (const void *)sun, len), "bind %d: %s", fd, strerror(errno));
+	CHECK(!listen(fd, backlog), "listen %d", fd);
+}
+
+static void connect_at(int fd, int type, const struct sockaddr_un *sun, socklen_t len)
+{
+	sock_at(type, fd);
+	CHECK(!connect(fd, (const void *)sun, len), "connect %d: %s", fd, strerror(errno));
+}
+
+static void expect(int fd, const char *data, ssize_t len)
+{
+	ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+	CHECK(n == len && !memcmp(buf, data, len), "fd %d: read %zd bytes, expected %zd (%s)",
+	      fd, n, len, n < 0 ? strerror(errno) : "");
+}
+
+static void same_name(int fd, const struct sockaddr_un *sun, socklen_t len, bool peer)
+{
+	struct sockaddr_un got = {};
+	socklen_t n = sizeof(got);
+
+	CHECK(!(peer ? getpeername : getsockname)(fd, (void *)&got, &n) &&
+	      n == len && !memcmp(&got, sun, len),
+	      "fd %d: %s name of %u bytes, %s", fd, peer ? "peer" : "own", n, got.sun_path);
+}
+
+/* The seqpacket listener 4 and its client 3, read before it. */
+static void check_seqpacket(void)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	int c = accept(4, NULL, NULL);
+
+	CHECK(c >= 0, "accept 4: %s", strerror(errno));
+	same_name(3, &ab, ab_len, true);
+	same_name(c, &ab, ab_len, false);
+	expect(c, "rec", 3);
+	CHECK(!getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len) && cr.uid == geteuid(),
+	      "peercred %d", cr.uid);
+	CHECK(send(c, "back", 4, 0) == 4, "send");
+	expect(3, "back", 4);
+	close(c);
+}
+
+static void check_stream(const char *dir)
+{
+	struct sockaddr_un again;
+	struct stat sb;
+	int c[3], k, n;
+
+	CHECK(!stat(srv.sun_path, &sb) && S_ISSOCK(sb.st_mode) &&
+	      (sb.st_mode & 07777) == 0741, "%s: mode %o", srv.sun_path, sb.st_mode);
+	CHECK(fcntl(5, F_GETFL) & O_NONBLOCK, "fd 5: O_NONBLOCK");
+	for (k = 0; k < 3; k++) {
+		c[k] = accept(5, NULL, NULL);
+		CHECK(c[k] >= 0, "accept %d: %s", k, strerror(errno));
+		same_name(c[k], &srv, sun_len(&srv), false);
+	}
+	CHECK(accept(5, NULL, NULL) < 0 && errno == EAGAIN, "a fourth connection");
+	expect(c[0], "hello", 5);
+	CHECK(write(c[0], "hi", 2) == 2, "write");
+	expect(6, "hi", 2);
+	CHECK(read(c[1], buf, 1) == 0, "no EOF from 7");
+	CHECK(send(7, "x", 1, MSG_NOSIGNAL) < 0 && errno == EPIPE, "7 sends after SHUT_WR");
+	CHECK(write(c[1], "y", 1) == 1, "write");
+	expect(7, "y", 1);
+	expect(c[2], "bye", 3);
+	CHECK(read(c[2], buf, 1) == 0, "no EOF from the closed client");
+	/* the path is bound again: a new client connects */
+	path_addr(&again, dir, "srv.sock");
+	connect_at(20, SOCK_STREAM, &again, sun_len(&again));
+	n = accept(5, NULL, NULL);
+	CHECK(n >= 0, "accept a new client: %s", strerror(errno));
+}
+
+static void check_dgram(void)
+{
+	struct sockaddr_un from;
+	socklen_t len = sizeof(from);
+	ssize_t n;
+	int s;
+
+	same_name(8, &dg, sun_len(&dg), false);
+	n = recvfrom(8, buf, sizeof(buf), MSG_DONTWAIT, (void *)&from, &len);
+	CHECK(n == 2 && !memcmp(buf, "d1", 2) && len == 0, "fd 8: %zd bytes, name %u", n, len);
+	expect(8, "", 0);
+	expect(8, big, sizeof(big));
+	CHECK(recv(8, buf, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN, "fd 8: more");
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	CHECK(sendto(s, "new", 3, 0, (void *)&dg, sun_len(&dg)) == 3, "sendto: %s", strerror(errno));
+	expect(8, "new", 3);
+	close(s);
+}
+
+static void check_alone(const struct sockaddr_un *auto9, socklen_t len9)
+{
+	struct sockaddr_un got;
+	socklen_t n = sizeof(got);
+
+	same_name(9, auto9, len9, false);
+	CHECK(!getsockname(10, (void *)&got, &n) && n == sizeof(sa_family_t),
+	      "fd 10: name of %u bytes", n);
+}
+
+static void setup(const char *dir)
+{
+	struct sockaddr_un a9;
+	socklen_t len = sizeof(sa_family_t);
+	int s;
+
+	ab.sun_family = AF_UNIX;
+	ab_len = offsetof(struct sockaddr_un, sun_path) + 1 +
+		 sprintf(ab.sun_path + 1, "ckpt-listen.%d", getpid());
+	path_addr(&srv, dir, "srv.sock");
+	path_addr(&dg, dir, "dgram.sock");
+	listen_at(3, SOCK_SEQPACKET, &ab, ab_len, 2);
+	connect_at(4, SOCK_SEQPACKET, &ab, ab_len);
+	CHECK(send(4, "rec", 3, 0) == 3, "send rec");
+	/* the client before its listener */
+	CHECK(dup2(3, 11) == 11 && dup2(4, 3) == 3 && dup2(11, 4) == 4 && !close(11), "swap");
+	listen_at(5, SOCK_STREAM, &srv, sun_len(&srv), 4);
+	CHECK(!chmod(srv.sun_path, 0741), "chmod");
+	CHECK(!fcntl(5, F_SETFL, O_NONBLOCK), "nonblock");
+	connect_at(6, SOCK_STREAM, &srv, sun_len(&srv));
+	CHECK(write(6, "hello", 5) == 5, "write 6");
+	connect_at(7, SOCK_STREAM, &srv, sun_len(&srv));
+	CHECK(!shutdown(7, SHUT_WR), "shutdown 7");
+	connect_at(12, SOCK_STREAM, &srv, sun_len(&srv));
+	CHECK(write(12, "bye", 3) == 3 && !close(12), "the closed client");
+	sock_at(SOCK_DGRAM, 8);
+	CHECK(!bind(8, (void *)&dg, sun_len(&dg)), "bind 8: %s", strerror(errno));
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	CHECK(sendto(s, "d1", 2, 0, (void *)&dg, sun_len(&dg)) == 2 &&
+	      sendto(s, "", 0, 0, (void *)&dg, sun_len(&dg)) == 0 &&
+	      sendto(s, big, sizeof(big), 0, (void *)&dg, sun_len(&dg)) == sizeof(big) &&
+	      !close(s), "send to 8: %s", strerror(errno));
+	sock_at(SOCK_STREAM, 9);
+	a9.sun_family = AF_UNIX;
+	CHECK(!bind(9, (void *)&a9, len), "autobind 9: %s", strerror(errno));
+	sock_at(SOCK_DGRAM, 10);
+}
+
+/* A child connects to listener 3, or listens for 3: the peer is outside. */
+static void outside(const char *mode, const struct sockaddr_un *sun)
+{
+	bool client = !strcmp(mode, "outclient");
+	int p[2];
+
+	CHECK(!pipe(p), "pipe");
+	if (!fork()) {
+		/* held only while its parent lives: the test leaves nothing */
+		CHECK(!prctl(PR_SET_PDEATHSIG, SIGKILL), "pdeathsig");
+		if (client)
+			connect_at(20, SOCK_STREAM, sun, sun_len(sun));
+		else
+			listen_at(20, SOCK_STREAM, sun, sun_len(sun), 4);
+		CHECK(write(p[1], "", 1) == 1, "sync");
+		pause();
+		_exit(0);
+	}
+	CHECK(read(p[0], buf, 1) == 1, "sync");
+	close(p[0]);
+	close(p[1]);
+	if (!client)
+		connect_at(3, SOCK_STREAM, sun, sun_len(sun));
+}
+
+/* The refusals: fd 3 is what cannot come back. */
+static void refusal(const char *mode, const char *dir)
+{
+	struct sockaddr_un sun;
+
+	path_addr(&sun, dir, "r.sock");
+	if (!strcmp(mode, "outclient") || !strcmp(mode, "outlistener") ||
+	    !strcmp(mode, "accepted")) {
+		if (strcmp(mode, "outlistener"))
+			listen_at(3, SOCK_STREAM, &sun, sun_len(&sun), 4);
+		if (!strcmp(mode, "accepted")) {
+			connect_at(4, SOCK_STREAM, &sun, sun_len(&sun));
+			CHECK(accept(3, NULL, NULL) == 5, "accept");
+			return;
+		}
+		outside(mode, &sun);
+		return;
+	}
+	sock_at(SOCK_DGRAM, 3);
+	if (!strcmp(mode, "relative")) {
+		CHECK(!chdir(dir), "chdir");
+		path_addr(&sun, ".", "rel.sock");
+	} else if (!strcmp(mode, "removed")) {
+		path_addr(&sun, dir, "gone.sock");
+	}
+	CHECK(!bind(3, (void *)&sun, sun_len(&sun)), "bind: %s", strerror(errno));
+	if (!strcmp(mode, "removed"))
+		CHECK(!unlink(sun.sun_path), "unlink");
+	if (!strcmp(mode, "boundfrom")) {
+		sock_at(SOCK_DGRAM, 4);
+		path_addr(&sun, dir, "from.sock");
+		CHECK(!bind(4, (void *)&sun, sun_len(&sun)), "bind 4");
+		path_addr(&sun, dir, "r.sock");
+		CHECK(sendto(4, "m", 1, 0, (void *)&sun, sun_len(&sun)) == 1, "sendto");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_un a9 = {};
+	socklen_t len9 = sizeof(a9);
+	int i;
+
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: ckpt-unix-listen [MODE] DIR GOFILE\n");
+		return 255;
+	}
+	close_range(3, ~0U, 0);
+	if (argc == 4) {
+		refusal(argv[1], argv[2]);
+		ready_then_wait(argv[3]);
+		return 0;
+	}
+	for (i = 0; i < (int)sizeof(big); i++)
+		big[i] = i * 13 + 1;
+	umask(022);
+	setup(argv[1]);
+	CHECK(!getsockname(9, (void *)&a9, &len9), "getsockname 9");
+	ready_then_wait(argv[2]);
+	check_seqpacket();
+	check_stream(argv[1]);
+	check_dgram();
+	check_alone(&a9, len9);
+	printf("listen ok\n");
+	return 0;
+}
