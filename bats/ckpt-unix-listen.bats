@@ -11,7 +11,7 @@ listen_roundtrip() {
 	check_roundtrip "$1" "listen ok" ckpt-unix-listen "$T" "$T/go"
 }
 
-@test "unix listen: listeners and their backlogs, path, abstract and autobound names, a bound datagram queue (syscalls)" {
+@test "unix listen: listeners, their backlogs and accepted connections, path, abstract and autobound names, a bound datagram queue (syscalls)" {
 	listen_roundtrip syscall
 }
 
@@ -64,10 +64,10 @@ refused() {
 	rm -f "$T"/*.sock
 }
 
-@test "unix listen: peers outside, accepted connections, bound senders, relative and removed paths are refused, logged; the process runs on" {
+@test "unix listen: peers outside, a connected socket bound itself, bound senders, relative and removed paths are refused, logged; the process runs on" {
 	refused outclient 16 "fd 3: unix listener: a connection in its backlog is from outside the image"
 	refused outlistener 16 "fd 3: unix socket: connecting to a listener outside the image"
-	refused accepted 95 "fd 5: unix socket: a connected socket with an address (accepted)"
+	refused boundconn 95 "fd 4: unix socket: a connected socket bound to an address cannot come back yet"
 	refused boundfrom 95 "fd 3: a message from a bound socket is queued"
 	refused relative 95 "fd 3: unix socket bound to ./rel.sock, now at $T/rel.sock"
 	refused removed 95 "fd 3: the socket file of $T/gone.sock was removed"
@@ -77,7 +77,8 @@ refused() {
 	image_of l ckpt-unix-listen "$T" "$T/go"
 	for m in unixaddr:"malformed unix record" unixbacklog:"malformed unix record" \
 		unixclient:"is not its client" unixwait:"not the unix socket its listener" \
-		unixembryo:"malformed unix record" unixorphan:"did not connect it"; do
+		unixembryo:"malformed unix record" unixorphan:"did not connect it" \
+		unixaccepted:"malformed unix record"; do
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/l.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"
@@ -93,4 +94,31 @@ refused() {
 	touch "$T/go"
 	wait $!
 	grep -qx "listen ok" "$T/l.out"
+}
+
+@test "unix listen: peers outside are EBUSY; with CKPT_CHECKPOINT_DISCONNECT (ckpt-save, ckpt checkpoint -d) they come back disconnected: what was queued, then EOF, EPIPE, ECONNREFUSED" {
+	start_bg "$T/out" ckpt-unix-listen disconnect "$T" "$T/go"
+	expect_rc 16 ckpt-save "$PID" "$T/img"
+	expect_log "fd 3: unix socket: connected to a socket outside the image"
+	ckpt-save "$PID" "$T/img" 1 > /dev/null
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	# a record of a socket whose peer is gone, mutated, is refused
+	ckpt-mutate "$T/img" "$T/bad" unixgone
+	expect_rc 22 rstr < "$T/bad"
+	expect_log "malformed unix record"
+	rstr < "$T/img" > "$T/rstr.out" 2>&1 &
+	local r=$!
+	touch "$T/go"
+	wait "$r"
+	grep -qx "disconnect ok" "$T/out"
+	# the tool's flag, and the image restored through sysfs
+	rm "$T/go" "$T/d.sock" "$T/d2.sock"
+	start_bg "$T/out2" ckpt-unix-listen disconnect "$T" "$T/go"
+	/usr/sbin/ckpt checkpoint -d "$PID" -o "$T/img2"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	echo "$T/img2" > /sys/kernel/ckpt/restart
+	touch "$T/go"
+	wait_for "$T/out2" "^disconnect ok"
 }

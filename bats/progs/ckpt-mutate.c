@@ -59,6 +59,8 @@
  *               client's listener
  *   unixembryo  the first connection waiting in a backlog has SO_PASSCRED
  *   unixorphan  the first connection waiting in a backlog has no client
+ *   unixaccepted the first accepted socket has no address
+ *   unixgone    the first socket whose peer is gone names file 0 as its peer
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -183,6 +185,16 @@ static int mutate_listen(const char *m)
 		if (!r || r0->peer == CKPT_UNIX_NOPEER || r->peer == r0->peer)
 			return 1;
 		r->peer = r0->peer;
+	} else if (!strcmp(m, "unixaccepted") || !strcmp(m, "unixgone")) {
+		r = nth_unix(m[5] == 'c' ? CKPT_UNIX_ACCEPTED : CKPT_UNIX_DISCONNECTED, 0);
+		if (!r)
+			return 1;
+		if (m[5] == 'c') {
+			memset(r->addr, 0, sizeof(r->addr));
+			r->addr_len = 0;
+		} else {
+			r->peer = 0;
+		}
 	} else if (!strcmp(m, "unixembryo") || !strcmp(m, "unixorphan")) {
 		r = nth_unix(CKPT_UNIX_EMBRYO, 0);
 		if (!r)

@@ -5,9 +5,11 @@
  * wait for GOFILE, check every address, connection, byte and file mode,
  * and print "listen ok".
  *   fd 3:  seqpacket client of 4, waiting in its backlog, sent "rec"
- *   fd 4:  seqpacket listener on the abstract name "ckpt-listen.PID"
+ *   fd 4:  seqpacket listener on the abstract name "ckpt-listen.PID";
+ *          it accepted 14 from 13, each sent the other "sNN"
  *   fd 5:  stream listener on DIR/srv.sock (mode 0741), backlog 4,
- *          non-blocking: clients 6, 7 and a closed one wait in it
+ *          non-blocking: it accepted 12 from 11, each sent the other
+ *          "cNN"; clients 6, 7 and a closed one wait in it
  *   fd 6:  client of 5, sent "hello"
  *   fd 7:  client of 5, shut down for writing, sent nothing
  *          the third client of 5 sent "bye" and was closed
@@ -15,10 +17,19 @@
  *          2000-byte datagram to read, from a closed unbound socket
  *   fd 9:  stream socket autobound to an abstract name, not listening
  *   fd 10: datagram socket, unbound
+ * MODE disconnect: peers outside, in a child; after GOFILE checks they are
+ * gone and prints "disconnect ok":
+ *   fd 3:  stream, its peer in the child, which sent "from child"
+ *   fd 4:  stream, its peer closed after it sent "orphan"
+ *   fd 5:  stream listener on DIR/d.sock, non-blocking; it accepted 6
+ *          from the child, which then sent "acc"; another connection from
+ *          the child, which sent "pend", waits in its backlog
+ *   fd 7:  datagram, its peer in the child, which sent "dg"
+ *   fd 8:  stream client waiting in the backlog of the child's listener
  * MODE (for the refusals, the process then just waits for GOFILE):
  *   outclient:   fd 3 listens, a child's socket waits in its backlog
  *   outlistener: fd 3 waits in the backlog of a child's listener
- *   accepted:    fd 3 listens, 4 is its client, 5 the accepted end
+ *   boundconn:   fd 3 listens, 4 is its client, bound to an abstract name
  *   boundfrom:   fd 3 has a datagram from the bound socket 4 to read
  *   relative:    fd 3 is bound to the relative path DIR/rel.sock
  *   removed:     fd 3 is bound to DIR/gone.sock, which was removed
@@ -75,6 +86,16 @@ static void connect_at(int fd, int type, const struct sockaddr_un *sun, socklen_
 	CHECK(!connect(fd, (const void *)sun, len), "connect %d: %s", fd, strerror(errno));
 }
 
+/* accept() on listener @l, the connection at @fd */
+static void accepted_at(int fd, int l)
+{
+	int c = accept(l, NULL, NULL);
+
+	CHECK(c >= 0, "accept %d: %s", l, strerror(errno));
+	if (c != fd)
+		CHECK(dup2(c, fd) == fd && !close(c), "dup2 %d", fd);
+}
+
 static void expect(int fd, const char *data, ssize_t len)
 {
 	ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
@@ -109,6 +130,11 @@ static void check_seqpacket(void)
 	CHECK(send(c, "back", 4, 0) == 4, "send");
 	expect(3, "back", 4);
 	close(c);
+	/* the connection it accepted */
+	same_name(14, &ab, ab_len, false);
+	same_name(13, &ab, ab_len, true);
+	expect(14, "s13", 3);
+	expect(13, "s14", 3);
 }
 
 static void check_stream(const char *dir)
@@ -120,6 +146,10 @@ static void check_stream(const char *dir)
 	CHECK(!stat(srv.sun_path, &sb) && S_ISSOCK(sb.st_mode) &&
 	      (sb.st_mode & 07777) == 0741, "%s: mode %o", srv.sun_path, sb.st_mode);
 	CHECK(fcntl(5, F_GETFL) & O_NONBLOCK, "fd 5: O_NONBLOCK");
+	same_name(12, &srv, sun_len(&srv), false);
+	same_name(11, &srv, sun_len(&srv), true);
+	expect(12, "c11", 3);
+	expect(11, "c12", 3);
 	for (k = 0; k < 3; k++) {
 		c[k] = accept(5, NULL, NULL);
 		CHECK(c[k] >= 0, "accept %d: %s", k, strerror(errno));
@@ -183,6 +213,9 @@ static void setup(const char *dir)
 	path_addr(&srv, dir, "srv.sock");
 	path_addr(&dg, dir, "dgram.sock");
 	listen_at(3, SOCK_SEQPACKET, &ab, ab_len, 2);
+	connect_at(13, SOCK_SEQPACKET, &ab, ab_len);
+	accepted_at(14, 3);
+	CHECK(send(13, "s13", 3, 0) == 3 && send(14, "s14", 3, 0) == 3, "send 13, 14");
 	connect_at(4, SOCK_SEQPACKET, &ab, ab_len);
 	CHECK(send(4, "rec", 3, 0) == 3, "send rec");
 	/* the client before its listener */
@@ -190,12 +223,15 @@ static void setup(const char *dir)
 	listen_at(5, SOCK_STREAM, &srv, sun_len(&srv), 4);
 	CHECK(!chmod(srv.sun_path, 0741), "chmod");
 	CHECK(!fcntl(5, F_SETFL, O_NONBLOCK), "nonblock");
+	connect_at(11, SOCK_STREAM, &srv, sun_len(&srv));
+	accepted_at(12, 5);
+	CHECK(write(11, "c11", 3) == 3 && write(12, "c12", 3) == 3, "write 11, 12");
 	connect_at(6, SOCK_STREAM, &srv, sun_len(&srv));
 	CHECK(write(6, "hello", 5) == 5, "write 6");
 	connect_at(7, SOCK_STREAM, &srv, sun_len(&srv));
 	CHECK(!shutdown(7, SHUT_WR), "shutdown 7");
-	connect_at(12, SOCK_STREAM, &srv, sun_len(&srv));
-	CHECK(write(12, "bye", 3) == 3 && !close(12), "the closed client");
+	connect_at(15, SOCK_STREAM, &srv, sun_len(&srv));
+	CHECK(write(15, "bye", 3) == 3 && !close(15), "the closed client");
 	sock_at(SOCK_DGRAM, 8);
 	CHECK(!bind(8, (void *)&dg, sun_len(&dg)), "bind 8: %s", strerror(errno));
 	s = socket(AF_UNIX, SOCK_DGRAM, 0);
@@ -234,6 +270,85 @@ static void outside(const char *mode, const struct sockaddr_un *sun)
 		connect_at(3, SOCK_STREAM, sun, sun_len(sun));
 }
 
+/* A socket pair at fds @a and @b, through fds no one uses */
+static void pair_at(int type, int a, int b)
+{
+	int sv[2];
+
+	CHECK(!socketpair(AF_UNIX, type, 0, sv) && dup2(sv[0], 40) == 40 &&
+	      dup2(sv[1], 41) == 41 && !close(sv[0]) && !close(sv[1]) &&
+	      dup2(40, a) == a && dup2(41, b) == b && !close(40) && !close(41),
+	      "pair at %d, %d", a, b);
+}
+
+static void setup_disconnect(const char *dir)
+{
+	struct sockaddr_un d, d2;
+	int p[2];
+
+	path_addr(&d, dir, "d.sock");
+	path_addr(&d2, dir, "d2.sock");
+	CHECK(!pipe(p) && dup2(p[0], 30) == 30 && dup2(p[1], 31) == 31 &&
+	      !close(p[0]) && !close(p[1]), "pipe");
+	CHECK(!pipe(p) && dup2(p[0], 32) == 32 && dup2(p[1], 33) == 33 &&
+	      !close(p[0]) && !close(p[1]), "pipe");
+	pair_at(SOCK_STREAM, 3, 20);
+	pair_at(SOCK_STREAM, 4, 21);
+	CHECK(write(21, "orphan", 6) == 6 && !close(21), "orphan");
+	listen_at(5, SOCK_STREAM, &d, sun_len(&d), 4);
+	CHECK(!fcntl(5, F_SETFL, O_NONBLOCK), "nonblock");
+	pair_at(SOCK_DGRAM, 7, 22);
+	if (!fork()) {
+		/* held only while its parent lives: the test leaves nothing */
+		CHECK(!prctl(PR_SET_PDEATHSIG, SIGKILL), "pdeathsig");
+		close_range(3, 7, 0);
+		listen_at(25, SOCK_STREAM, &d2, sun_len(&d2), 4);
+		connect_at(23, SOCK_STREAM, &d, sun_len(&d));
+		connect_at(24, SOCK_STREAM, &d, sun_len(&d));
+		CHECK(write(24, "pend", 4) == 4 && send(22, "dg", 2, 0) == 2 &&
+		      write(20, "from child", 10) == 10 && write(31, "", 1) == 1,
+		      "child: %s", strerror(errno));
+		/* once accepted: what an embryo is sent carries credentials */
+		CHECK(read(32, buf, 1) == 1 && write(23, "acc", 3) == 3 &&
+		      write(31, "", 1) == 1, "child: %s", strerror(errno));
+		pause();
+		_exit(0);
+	}
+	CHECK(read(30, buf, 1) == 1, "sync");
+	close_range(20, 29, 0);
+	accepted_at(6, 5);
+	CHECK(write(33, "", 1) == 1 && read(30, buf, 1) == 1, "sync");
+	close_range(30, 33, 0);
+	connect_at(8, SOCK_STREAM, &d2, sun_len(&d2));
+}
+
+/* What each had to read, then end of file or a refused send. */
+static void check_disconnect(const char *dir)
+{
+	struct sockaddr_un d;
+	int c;
+
+	path_addr(&d, dir, "d.sock");
+	expect(3, "from child", 10);
+	CHECK(recv(3, buf, 1, MSG_DONTWAIT) == 0, "fd 3: no EOF");
+	CHECK(send(3, "x", 1, MSG_NOSIGNAL) < 0 && errno == EPIPE, "fd 3: send");
+	expect(4, "orphan", 6);
+	CHECK(recv(4, buf, 1, MSG_DONTWAIT) == 0, "fd 4: no EOF");
+	same_name(6, &d, sun_len(&d), false);
+	expect(6, "acc", 3);
+	CHECK(recv(6, buf, 1, MSG_DONTWAIT) == 0, "fd 6: no EOF");
+	c = accept(5, NULL, NULL);
+	CHECK(c >= 0, "accept: %s", strerror(errno));
+	expect(c, "pend", 4);
+	CHECK(recv(c, buf, 1, MSG_DONTWAIT) == 0, "waiting: no EOF");
+	CHECK(accept(5, NULL, NULL) < 0 && errno == EAGAIN, "fd 5: more");
+	expect(7, "dg", 2);
+	CHECK(send(7, "x", 1, 0) < 0 && errno == ECONNREFUSED, "fd 7: send: %s",
+	      strerror(errno));
+	CHECK(recv(8, buf, 1, MSG_DONTWAIT) == 0, "fd 8: no EOF");
+	CHECK(send(8, "x", 1, MSG_NOSIGNAL) < 0 && errno == EPIPE, "fd 8: send");
+}
+
 /* The refusals: fd 3 is what cannot come back. */
 static void refusal(const char *mode, const char *dir)
 {
@@ -241,12 +356,16 @@ static void refusal(const char *mode, const char *dir)
 
 	path_addr(&sun, dir, "r.sock");
 	if (!strcmp(mode, "outclient") || !strcmp(mode, "outlistener") ||
-	    !strcmp(mode, "accepted")) {
+	    !strcmp(mode, "boundconn")) {
 		if (strcmp(mode, "outlistener"))
 			listen_at(3, SOCK_STREAM, &sun, sun_len(&sun), 4);
-		if (!strcmp(mode, "accepted")) {
-			connect_at(4, SOCK_STREAM, &sun, sun_len(&sun));
-			CHECK(accept(3, NULL, NULL) == 5, "accept");
+		if (!strcmp(mode, "boundconn")) {
+			struct sockaddr_un me = { .sun_family = AF_UNIX };
+
+			strcpy(me.sun_path + 1, "ckpt-boundconn");
+			sock_at(SOCK_STREAM, 4);
+			CHECK(!bind(4, (void *)&me, sizeof(me)), "bind 4: %s", strerror(errno));
+			CHECK(!connect(4, (void *)&sun, sun_len(&sun)), "connect 4");
 			return;
 		}
 		outside(mode, &sun);
@@ -282,6 +401,13 @@ int main(int argc, char **argv)
 		return 255;
 	}
 	close_range(3, ~0U, 0);
+	if (argc == 4 && !strcmp(argv[1], "disconnect")) {
+		setup_disconnect(argv[2]);
+		ready_then_wait(argv[3]);
+		check_disconnect(argv[2]);
+		printf("disconnect ok\n");
+		return 0;
+	}
 	if (argc == 4) {
 		refusal(argv[1], argv[2]);
 		ready_then_wait(argv[3]);
