@@ -10,7 +10,7 @@ unix_roundtrip() {
 	check_roundtrip "$1" "unix ok" ckpt-unix "$T/go"
 }
 
-@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), options, shutdown (syscalls)" {
+@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), credentials in flight, options, shutdown (syscalls)" {
 	unix_roundtrip syscall
 }
 
@@ -32,9 +32,9 @@ refused() {
 	runs_on "$PID"
 }
 
-@test "unix: a descriptor or credentials in flight, a peer outside the process are refused, logged; the process runs on" {
+@test "unix: a descriptor in flight, credentials of a process that exited, a peer outside the process are refused, logged; the process runs on" {
 	refused rights 95 "fd 3: descriptors (SCM_RIGHTS) are queued"
-	refused creds 95 "fd 3: credentials (SO_PASSCRED, SCM_CREDENTIALS) are queued"
+	refused creds 95 "fd 3: credentials of a process that exited are queued"
 	refused outside 16 "fd 3: unix socket: connected to a socket outside the image"
 }
 
@@ -42,7 +42,8 @@ refused() {
 	image_of u ckpt-unix "$T/go"
 	for m in unixtype:"malformed unix record" unixpeer:"malformed unix record" \
 		unixshut:"malformed unix record" unixlen:"unix record: message of" \
-		unixswap:"not the unix socket file" unixmade:"made as a unix socket's peer"; do
+		unixswap:"not the unix socket file" unixmade:"made as a unix socket's peer" \
+		unixcred:"unix record: bad credentials"; do
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/u.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"
@@ -57,4 +58,26 @@ refused() {
 	touch "$T/go"
 	wait $!
 	grep -qx "unix ok" "$T/u.out"
+}
+
+@test "unix: a process's own credentials in flight come back as its own, for nobody too; another pid is EPERM under nobody's credentials, logged, nothing left" {
+	# the restored process opens its output again, as nobody
+	chmod 0777 "$T"
+	touch "$T/out" "$T/n.out"
+	chmod 0666 "$T/out" "$T/n.out"
+	check_roundtrip sysfs "self ok" runas 65534 65534 ckpt-unix self "$T/go"
+	rm -f "$T/go"
+	image_of n runas 65534 65534 ckpt-unix self "$T/go"
+	ckpt-mutate "$T/n.img" "$T/bad" unixcredpid
+	dmesg -c > /dev/null
+	run rstr < "$T/bad"
+	echo "$status $output"
+	[ "$status" -eq 1 ]
+	expect_log "cannot queue 4 bytes with credentials pid 1 uid 65534 gid 65534"
+	[ -z "$(pidof ckpt-unix)" ]
+	# root restores the image whole: nobody's own pid is the restorer's now
+	rstr < "$T/n.img" > "$T/rstr.out" 2>&1 &
+	touch "$T/go"
+	wait $!
+	[ "$(sed -n 2p "$T/n.out")" = "self ok" ]
 }

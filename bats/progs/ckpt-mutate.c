@@ -61,6 +61,10 @@
  *   unixorphan  the first connection waiting in a backlog has no client
  *   unixaccepted the first accepted socket has no address
  *   unixgone    the first socket whose peer is gone names file 0 as its peer
+ *   unixcred    the first message with credentials has credential flag 4
+ *               (there is none)
+ *   unixcredpid the first message with the process's own credentials
+ *               names pid 1 instead
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -160,7 +164,32 @@ static struct ckpt_unix *nth_unix(uint32_t flags, int n)
 	return NULL;
 }
 
-/* The mutations of bound and listening sockets. */
+/* The first message with @flag in its credentials: pid 1, or a bad flag. */
+static int mutate_cred(uint32_t flag, int pid1)
+{
+	struct ckpt_unix_cred *c;
+	struct ckpt_unix *r;
+	int k = 0;
+	uint32_t i;
+
+	while ((r = nth_unix(CKPT_UNIX_CREDS, k++))) {
+		c = (struct ckpt_unix_cred *)((uint32_t *)(r + 1) + r->nr_msgs);
+		for (i = 0; i < r->nr_msgs; i++, c++) {
+			if (!(c->flags & flag))
+				continue;
+			if (pid1) {
+				c->flags = CKPT_UNIX_CRED_SET;
+				c->pid = 1;
+			} else {
+				c->flags |= 4;
+			}
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The mutations of bound and listening sockets, and of credentials. */
 static int mutate_listen(const char *m)
 {
 	struct ckpt_unix *r = NULL, *r0 = NULL;
@@ -195,6 +224,9 @@ static int mutate_listen(const char *m)
 		} else {
 			r->peer = 0;
 		}
+	} else if (!strcmp(m, "unixcred") || !strcmp(m, "unixcredpid")) {
+		return mutate_cred(m[8] == 'p' ? CKPT_UNIX_CRED_SELF : CKPT_UNIX_CRED_SET,
+				   m[8] == 'p');
 	} else if (!strcmp(m, "unixembryo") || !strcmp(m, "unixorphan")) {
 		r = nth_unix(CKPT_UNIX_EMBRYO, 0);
 		if (!r)

@@ -12,9 +12,17 @@
  *   fds 7, 8:   seqpacket; 8 has records of 4 and 6 bytes, 7 none;
  *               7 has SO_RCVLOWAT 3
  *   fds 9, 10:  stream, nothing queued; 9 has SO_PASSCRED
- * MODE (for the refusals, the process then just waits for GOFILE):
+ *   fds 11, 12: stream; 11 has "a" sent without credentials, "bb" sent
+ *               with SCM_CREDENTIALS {pid, 1234, 5678}, then SO_PASSCRED
+ *               and "ccc" with the credentials the kernel adds
+ *   fds 13, 14: datagram; 13 has "one" with SCM_CREDENTIALS {1, 0, 0}
+ *               (init's), "two" without, then SO_PASSCRED and "three"
+ * MODE:
+ *   self:   only fds 3, 4, a stream: 3 has SO_PASSCRED and "self" to
+ *           read with the credentials the kernel adds; "self ok"
+ * MODE, a refusal (the process then just waits for GOFILE):
  *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read
- *   creds:  fd 3 has a message sent with SO_PASSCRED on
+ *   creds:  fd 3 has a message from a child that exited, with SO_PASSCRED
  *   outside: fd 3 is connected to a socket held by a child process
  */
 #define _GNU_SOURCE
@@ -124,6 +132,86 @@ static void check_passcred(void)
 	expect(9, "cred", 4, 0);
 }
 
+static void send_cred(int fd, const char *data, pid_t pid, uid_t uid, gid_t gid)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct ucred))] = {};
+	struct ucred u = { pid, uid, gid };
+	struct iovec iov = { (void *)data, strlen(data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_CREDENTIALS;
+	c->cmsg_len = CMSG_LEN(sizeof(u));
+	memcpy(CMSG_DATA(c), &u, sizeof(u));
+	CHECK(sendmsg(fd, &msg, 0) == (ssize_t)strlen(data), "fd %d: send %s: %s",
+	      fd, data, strerror(errno));
+}
+
+/* Read @data from @fd, with the credentials {@pid, @uid, @gid}. */
+static void expect_cred(int fd, const char *data, pid_t pid, uid_t uid, gid_t gid)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct ucred))];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	struct ucred u;
+	ssize_t n;
+
+	n = recvmsg(fd, &msg, MSG_DONTWAIT);
+	CHECK(n == (ssize_t)strlen(data) && !memcmp(buf, data, n),
+	      "fd %d: read %zd bytes, expected %s", fd, n, data);
+	c = CMSG_FIRSTHDR(&msg);
+	CHECK(c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS,
+	      "fd %d: %s has no credentials", fd, data);
+	memcpy(&u, CMSG_DATA(c), sizeof(u));
+	CHECK(u.pid == pid && u.uid == uid && u.gid == gid,
+	      "fd %d: %s from {%d, %u, %u}, expected {%d, %u, %u}", fd, data,
+	      u.pid, u.uid, u.gid, pid, uid, gid);
+}
+
+/* Nothing with credentials, then with the sender's, then with the kernel's. */
+static void hold_creds(void)
+{
+	pair(SOCK_STREAM, 11);
+	CHECK(write(12, "a", 1) == 1, "fd 12: write");
+	send_cred(12, "bb", getpid(), 1234, 5678);
+	setint(11, SO_PASSCRED, 1);
+	CHECK(write(12, "ccc", 3) == 3, "fd 12: write");
+	pair(SOCK_DGRAM, 13);
+	send_cred(14, "one", 1, 0, 0);
+	CHECK(send(14, "two", 3, 0) == 3, "fd 14: send");
+	setint(13, SO_PASSCRED, 1);
+	CHECK(send(14, "three", 5, 0) == 5, "fd 14: send");
+}
+
+/* Runs of a stream apart, each with its credentials; none is 0, -1, -1. */
+static void check_creds(void)
+{
+	expect_cred(11, "a", 0, 65534, 65534);
+	expect_cred(11, "bb", getpid(), 1234, 5678);
+	expect_cred(11, "ccc", getpid(), getuid(), getgid());
+	expect_cred(13, "one", 1, 0, 0);
+	expect_cred(13, "two", 0, 65534, 65534);
+	expect_cred(13, "three", getpid(), getuid(), getgid());
+	CHECK(getint(12, SO_PASSCRED) == 0 && getint(14, SO_PASSCRED) == 0,
+	      "fd 12, 14: passcred");
+}
+
+/* A process's own credentials in flight, also when it is not root. */
+static int self(const char *go)
+{
+	pair(SOCK_STREAM, 3);
+	setint(3, SO_PASSCRED, 1);
+	CHECK(write(4, "self", 4) == 4, "fd 4: write");
+	ready_then_wait(go);
+	expect_cred(3, "self", getpid(), getuid(), getgid());
+	printf("self ok\n");
+	return 0;
+}
+
 /* The refusals: fd 3 is what cannot come back. */
 static void refusal(const char *mode)
 {
@@ -144,8 +232,15 @@ static void refusal(const char *mode)
 		close(4);
 		return;
 	}
-	if (!strcmp(mode, "creds"))
+	if (!strcmp(mode, "creds")) {
 		setint(3, SO_PASSCRED, 1);
+		if (!fork()) {
+			CHECK(write(4, "m", 1) == 1, "child: write");
+			_exit(0);
+		}
+		CHECK(wait(NULL) > 0, "wait");
+		return;
+	}
 	if (!strcmp(mode, "rights")) {
 		msg.msg_control = cbuf;
 		msg.msg_controllen = sizeof(cbuf);
@@ -164,10 +259,12 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: ckpt-unix [rights|creds|outside] GOFILE\n");
+		fprintf(stderr, "usage: ckpt-unix [self|rights|creds|outside] GOFILE\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
+	if (argc == 3 && !strcmp(argv[1], "self"))
+		return self(argv[2]);
 	if (argc == 3) {
 		refusal(argv[1]);
 		ready_then_wait(argv[2]);
@@ -192,11 +289,13 @@ int main(int argc, char **argv)
 	setint(7, SO_RCVLOWAT, 3);
 	pair(SOCK_STREAM, 9);
 	setint(9, SO_PASSCRED, 1);
+	hold_creds();
 	ready_then_wait(argv[1]);
 	check_stream();
 	check_dgram();
 	check_seqpacket();
 	check_passcred();
+	check_creds();
 	printf("unix ok\n");
 	return 0;
 }
