@@ -161,7 +161,8 @@ PY
 		threads:waitepollmax threads:waitclock threads:waitflags unix:unixtype unix:unixpeer \
 		unix:unixshut unix:unixlen unix:unixswap unix:unixmade listen:unixaddr \
 		listen:unixbacklog listen:unixclient listen:unixwait listen:unixembryo \
-		listen:unixorphan listen:unixaccepted unix:unixcred; do
+		listen:unixorphan listen:unixaccepted unix:unixcred unix:unixrights \
+		unix:unixqueue unix:unixflight; do
 		img="$T/${m#*:}.img"
 		ckpt-mutate "$T/${m%%:*}.img" "$img" "${m#*:}"
 		dmesg -c > /dev/null
@@ -181,7 +182,7 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 45 ]
+	[ "$n" -ge 48 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
 		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img" \

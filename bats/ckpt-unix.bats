@@ -10,7 +10,7 @@ unix_roundtrip() {
 	check_roundtrip "$1" "unix ok" ckpt-unix "$T/go"
 }
 
-@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), credentials in flight, options, shutdown (syscalls)" {
+@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), credentials and descriptors in flight, options, shutdown (syscalls)" {
 	unix_roundtrip syscall
 }
 
@@ -32,7 +32,7 @@ refused() {
 	runs_on "$PID"
 }
 
-@test "unix: a descriptor in flight, credentials of a process that exited, a peer outside the process are refused, logged; the process runs on" {
+@test "unix: a descriptor in flight to a closed peer, credentials of a process that exited, a peer outside the process are refused, logged; the process runs on" {
 	refused rights 95 "fd 3: descriptors (SCM_RIGHTS) are queued"
 	refused creds 95 "fd 3: credentials of a process that exited are queued"
 	refused outside 16 "fd 3: unix socket: connected to a socket outside the image"
@@ -43,7 +43,9 @@ refused() {
 	for m in unixtype:"malformed unix record" unixpeer:"malformed unix record" \
 		unixshut:"malformed unix record" unixlen:"unix record: message of" \
 		unixswap:"not the unix socket file" unixmade:"made as a unix socket's peer" \
-		unixcred:"unix record: bad credentials"; do
+		unixcred:"unix record: bad credentials" \
+		unixrights:"unix queue: descriptor of file 100000" \
+		unixqueue:"malformed unix queue record" unixflight:"fds record: a file without fd"; do
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/u.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"

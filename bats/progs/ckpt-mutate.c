@@ -65,6 +65,10 @@
  *               (there is none)
  *   unixcredpid the first message with the process's own credentials
  *               names pid 1 instead
+ *   unixrights  the first descriptor in the first UNIX_QUEUE record is of
+ *               file 100000
+ *   unixqueue   the first UNIX_QUEUE record names the next file
+ *   unixflight  the FILES record has one file in flight fewer
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -189,6 +193,30 @@ static int mutate_cred(uint32_t flag, int pid1)
 	return 1;
 }
 
+/* The mutations of descriptors in flight. */
+static int mutate_rights(const char *m)
+{
+	struct ckpt_unix_queue *q;
+	struct ckpt_files *f;
+	struct ckpt_hdr *prev;
+
+	if (!strcmp(m, "unixflight")) {
+		f = (struct ckpt_files *)nth(CKPT_FILES, 0, &prev);
+		if (!f || !f->nr_flight)
+			return 1;
+		f->nr_flight--;
+		return 0;
+	}
+	q = (struct ckpt_unix_queue *)nth(CKPT_UNIX_QUEUE, 0, &prev);
+	if (!q)
+		return 1;
+	if (!strcmp(m, "unixqueue"))
+		q->file++;
+	else	/* past the lengths, credentials and counts */
+		((uint32_t *)(q + 1))[q->nr_msgs * 6] = 100000;
+	return 0;
+}
+
 /* The mutations of bound and listening sockets, and of credentials. */
 static int mutate_listen(const char *m)
 {
@@ -227,6 +255,9 @@ static int mutate_listen(const char *m)
 	} else if (!strcmp(m, "unixcred") || !strcmp(m, "unixcredpid")) {
 		return mutate_cred(m[8] == 'p' ? CKPT_UNIX_CRED_SELF : CKPT_UNIX_CRED_SET,
 				   m[8] == 'p');
+	} else if (!strcmp(m, "unixrights") || !strcmp(m, "unixqueue") ||
+		   !strcmp(m, "unixflight")) {
+		return mutate_rights(m);
 	} else if (!strcmp(m, "unixembryo") || !strcmp(m, "unixorphan")) {
 		r = nth_unix(CKPT_UNIX_EMBRYO, 0);
 		if (!r)

@@ -17,11 +17,17 @@
  *               and "ccc" with the credentials the kernel adds
  *   fds 13, 14: datagram; 13 has "one" with SCM_CREDENTIALS {1, 0, 0}
  *               (init's), "two" without, then SO_PASSCRED and "three"
+ *   fds 15, 16: stream; 15 has "r1" with a pipe's read end (SCM_RIGHTS),
+ *               "piped" in the pipe, its ends closed since; "plain"; "r2"
+ *               with fds 18 and 15 itself
+ *   fds 17, 18: datagram; 17 has "dg" with both ends of a stream pair
+ *               closed since, one with "inner" to read
  * MODE:
  *   self:   only fds 3, 4, a stream: 3 has SO_PASSCRED and "self" to
  *           read with the credentials the kernel adds; "self ok"
  * MODE, a refusal (the process then just waits for GOFILE):
- *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read
+ *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read,
+ *           its peer closed
  *   creds:  fd 3 has a message from a child that exited, with SO_PASSCRED
  *   outside: fd 3 is connected to a socket held by a child process
  */
@@ -30,6 +36,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include "ckpt.h"
@@ -212,6 +219,95 @@ static int self(const char *go)
 	return 0;
 }
 
+static void send_fds(int fd, const char *data, const int *fds, int n)
+{
+	char cbuf[CMSG_SPACE(4 * sizeof(int))] = {};
+	struct iovec iov = { (void *)data, strlen(data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = CMSG_SPACE(n * sizeof(int)) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+	CHECK(sendmsg(fd, &msg, 0) == (ssize_t)strlen(data), "fd %d: send %s: %s",
+	      fd, data, strerror(errno));
+}
+
+/* Read exactly @data from @fd, with @n descriptors, into @fds. */
+static void recv_fds(int fd, const char *data, int *fds, int n)
+{
+	char cbuf[CMSG_SPACE(8 * sizeof(int))];
+	struct iovec iov = { buf, strlen(data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	ssize_t r;
+
+	r = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	CHECK(r == (ssize_t)strlen(data) && !memcmp(buf, data, r),
+	      "fd %d: read %zd bytes, expected %s", fd, r, data);
+	c = CMSG_FIRSTHDR(&msg);
+	if (!n) {
+		CHECK(!c, "fd %d: %s came with a control message", fd, data);
+		return;
+	}
+	CHECK(c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(n * sizeof(int)) &&
+	      !(msg.msg_flags & MSG_CTRUNC), "fd %d: %s without its %d descriptors", fd, data, n);
+	memcpy(fds, CMSG_DATA(c), n * sizeof(int));
+}
+
+static void same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	CHECK(!fstat(a, &sa) && !fstat(b, &sb) && sa.st_ino == sb.st_ino &&
+	      sa.st_dev == sb.st_dev, "fds %d and %d: not the same file", a, b);
+}
+
+/* Descriptors in flight: a pipe and a socket pair held only there, ours. */
+static void hold_rights(void)
+{
+	int p[2], in[2];
+
+	pair(SOCK_STREAM, 15);
+	pair(SOCK_DGRAM, 17);
+	CHECK(!pipe(p) && write(p[1], "piped", 5) == 5, "pipe");
+	close(p[1]);
+	send_fds(16, "r1", p, 1);
+	close(p[0]);
+	CHECK(write(16, "plain", 5) == 5, "fd 16: write");
+	send_fds(16, "r2", (int []){ 18, 15 }, 2);
+	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, in) && write(in[1], "inner", 5) == 5,
+	      "inner pair");
+	send_fds(18, "dg", in, 2);
+	close(in[0]);
+	close(in[1]);
+}
+
+static void check_rights(void)
+{
+	int f[2];
+
+	recv_fds(15, "r1", f, 1);
+	CHECK(read(f[0], buf, sizeof(buf)) == 5 && !memcmp(buf, "piped", 5) &&
+	      read(f[0], buf, 1) == 0, "the pipe in flight");
+	close(f[0]);
+	recv_fds(15, "plain", f, 0);
+	recv_fds(15, "r2", f, 2);
+	same_file(f[0], 18);
+	same_file(f[1], 15);
+	close(f[0]);
+	close(f[1]);
+	recv_fds(17, "dg", f, 2);
+	expect(f[0], "inner", 5, 0);
+	CHECK(write(f[1], "back", 4) == 4, "the pair in flight: write");
+	expect(f[0], "back", 4, 0);
+	close(f[0]);
+	close(f[1]);
+}
+
 /* The refusals: fd 3 is what cannot come back. */
 static void refusal(const char *mode)
 {
@@ -251,6 +347,8 @@ static void refusal(const char *mode)
 		memcpy(CMSG_DATA(c), &(int){ 0 }, sizeof(int));
 	}
 	CHECK(sendmsg(4, &msg, 0) == 1, "sendmsg: %s", strerror(errno));
+	if (!strcmp(mode, "rights"))
+		close(4);
 }
 
 int main(int argc, char **argv)
@@ -290,12 +388,14 @@ int main(int argc, char **argv)
 	pair(SOCK_STREAM, 9);
 	setint(9, SO_PASSCRED, 1);
 	hold_creds();
+	hold_rights();
 	ready_then_wait(argv[1]);
 	check_stream();
 	check_dgram();
 	check_seqpacket();
 	check_passcred();
 	check_creds();
+	check_rights();
 	printf("unix ok\n");
 	return 0;
 }
