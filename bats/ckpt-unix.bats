@@ -32,9 +32,10 @@ refused() {
 	runs_on "$PID"
 }
 
-@test "unix: a descriptor in flight to a closed peer, credentials of a process that exited, a peer outside the process are refused, logged; the process runs on" {
+@test "unix: a descriptor in flight to a closed peer, credentials of a process that exited, an epoll with items in flight, a peer outside the process are refused, logged; the process runs on" {
 	refused rights 95 "fd 3: descriptors (SCM_RIGHTS) are queued"
 	refused creds 95 "fd 3: credentials of a process that exited are queued"
+	refused epoll 95 "fd 3: an epoll with items in flight cannot come back"
 	refused outside 16 "fd 3: unix socket: connected to a socket outside the image"
 }
 

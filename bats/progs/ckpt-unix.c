@@ -29,11 +29,13 @@
  *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read,
  *           its peer closed
  *   creds:  fd 3 has a message from a child that exited, with SO_PASSCRED
+ *   epoll:  fd 3 has a message with an epoll watching fd 4, closed since
  *   outside: fd 3 is connected to a socket held by a child process
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -328,6 +330,15 @@ static void refusal(const char *mode)
 		close(4);
 		return;
 	}
+	if (!strcmp(mode, "epoll")) {
+		int ep = epoll_create1(0);
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		CHECK(ep >= 0 && !epoll_ctl(ep, EPOLL_CTL_ADD, 4, &ev), "epoll");
+		send_fds(4, "e", &ep, 1);
+		close(ep);
+		return;
+	}
 	if (!strcmp(mode, "creds")) {
 		setint(3, SO_PASSCRED, 1);
 		if (!fork()) {
@@ -357,7 +368,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: ckpt-unix [self|rights|creds|outside] GOFILE\n");
+		fprintf(stderr, "usage: ckpt-unix [self|rights|creds|epoll|outside] GOFILE\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
