@@ -287,3 +287,10 @@ churn_stress() {
 	[ "$output" = "ok images 1" ]
 	mem_done
 }
+
+@test "robust: fail-nth over a checkpoint and a restart of unix sockets (pairs, credentials and descriptors in flight): errnos, the process runs on, nothing left" {
+	failnth_checkpoint "unix ok" ckpt-unix "$T/go"
+	rm -f "$T/go"
+	failnth_restart unix ckpt-unix "$T/go"
+	[ -z "$(pidof ckpt-unix)" ]
+}
