@@ -69,6 +69,15 @@
  *               file 100000
  *   unixqueue   the first UNIX_QUEUE record names the next file
  *   unixflight  the FILES record has one file in flight fewer
+ *   inetstate   the first INET record has state 7 (there is none)
+ *   inetaddr    the first IPv4 INET record has a byte after its address
+ *   inetdgram   the first datagram of the first IPv4 INET record came over
+ *               IPv6
+ *   inetlen     the first datagram of the first INET record with any has
+ *               one byte more than the record
+ *   inetnotavail the first INET record is bound to 10.9.9.9
+ *   inetport80  the first INET record is bound to port 80
+ *   inetmark    the first INET record has SO_MARK 5
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -266,6 +275,53 @@ static int mutate_listen(const char *m)
 			r->flags |= CKPT_UNIX_PASSCRED;
 		else
 			r->peer = CKPT_UNIX_NOPEER;
+	} else {
+		FAIL("unknown mutation %s", m);
+	}
+	return 0;
+}
+
+/* The first INET record of @family (0: any) with at least @nr_msgs datagrams. */
+static struct ckpt_inet *first_inet(int family, uint32_t nr_msgs)
+{
+	struct ckpt_hdr *prev, *h;
+	int n = 0;
+
+	while ((h = nth(CKPT_INET, n++, &prev))) {
+		struct ckpt_inet *r = (struct ckpt_inet *)h;
+
+		if ((!family || r->family == family) && r->nr_msgs >= nr_msgs)
+			return r;
+	}
+	return NULL;
+}
+
+static int mutate_inet(const char *m)
+{
+	struct ckpt_inet *r = first_inet(0, 0);
+	struct ckpt_inet_dgram *d;
+
+	if (!strcmp(m, "inetaddr") || !strcmp(m, "inetdgram"))
+		r = first_inet(AF_INET, !strcmp(m, "inetdgram"));
+	else if (!strcmp(m, "inetlen"))
+		r = first_inet(0, 1);
+	if (!r)
+		return 1;
+	d = (struct ckpt_inet_dgram *)(r + 1);
+	if (!strcmp(m, "inetstate")) {
+		r->state = 7;
+	} else if (!strcmp(m, "inetaddr")) {
+		r->laddr[5] = 1;
+	} else if (!strcmp(m, "inetdgram")) {
+		d->family = AF_INET6;
+	} else if (!strcmp(m, "inetlen")) {
+		d->len = r->len + 1;
+	} else if (!strcmp(m, "inetnotavail")) {
+		memcpy(r->laddr, (uint8_t[]){ 10, 9, 9, 9 }, 4);
+	} else if (!strcmp(m, "inetport80")) {
+		r->lport = 80;
+	} else if (!strcmp(m, "inetmark")) {
+		r->mark = 5;
 	} else {
 		FAIL("unknown mutation %s", m);
 	}
@@ -481,6 +537,8 @@ static int mutate(const char *m)
 		return mutate_wait(m);
 	} else if (!strncmp(m, "unix", 4)) {
 		return mutate_unix(m);
+	} else if (!strncmp(m, "inet", 4)) {
+		return mutate_inet(m);
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}

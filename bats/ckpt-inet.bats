@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# TCP and UDP sockets over IPv4 and IPv6 come back bound, listening and
+# connected, with their options and the datagrams they had to read.
+
+load ckpt-lib
+
+setup() {
+	ckpt_setup
+	ckpt-inet lo
+}
+teardown() { ckpt_teardown; }
+
+inet_roundtrip() {
+	check_roundtrip "$1" "inet ok" ckpt-inet "$T/go"
+}
+
+@test "inet: UDP datagrams (bytes and senders, IPv4 into IPv6), connected UDP, TCP listeners with their options, over 127.0.0.1 and ::1 (syscalls)" {
+	inet_roundtrip syscall
+}
+
+@test "inet: the same through /proc and restart()" {
+	inet_roundtrip proc
+}
+
+@test "inet: the same through /proc and /sys/kernel/ckpt/restart" {
+	inet_roundtrip sysfs
+}
+
+# refused MODE RC TEXT: ckpt-inet MODE is refused with RC, logging TEXT; it runs on
+refused() {
+	start_bg "$T/$1.out" ckpt-inet "$1" "$T/go"
+	expect_rc "$2" ckpt-save "$PID" "$T/img"
+	expect_log "$3"
+	run cat "/proc/$PID/checkpoint"
+	[ "$status" -ne 0 ]
+	runs_on "$PID"
+}
+
+@test "inet: a TCP connection, a listener with a connection not accepted, IP_PKTINFO, a netlink socket are refused, logged; the process runs on" {
+	refused tcpconn 95 "fd 3: IPv4 socket: a connected TCP socket cannot come back yet"
+	refused pending 95 "fd 4: IPv4 socket: a listener with connections not yet accepted"
+	refused pktinfo 95 "fd 3: IPv4 socket: IP options that cannot come back are set"
+	refused netlink 95 "fd 3: socket of family 16 unsupported"
+}
+
+@test "inet: a port taken meanwhile is EADDRINUSE, logged, nothing left; once free the image comes back on it" {
+	image_of p ckpt-inet port 7411 "$T/go"
+	start_bg "$T/hold.out" ckpt-inet port 7411 "$T/never"
+	holder=$PID
+	run rstr < "$T/p.img"
+	echo "$status $output"
+	[ "$status" -eq 98 ]
+	expect_log ": cannot bind to 127.0.0.1:7411 (-98)"
+	[ "$(pidof ckpt-inet)" = "$holder" ]
+	kill -9 "$holder"
+	wait "$holder" 2> /dev/null || true
+	rstr < "$T/p.img" > "$T/rstr.out" 2>&1 &
+	touch "$T/go"
+	wait $!
+	[ "$(sed -n 2p "$T/p.out")" = "port ok" ]
+}
+
+@test "inet: bad INET records and datagrams (checksum recomputed) are EINVAL, logged; nothing is left running" {
+	image_of i ckpt-inet "$T/go"
+	for m in inetstate:"malformed inet record" inetaddr:"malformed inet record" \
+		inetdgram:"malformed datagram 0" inetlen:"malformed datagram 0"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$T/i.img" "$T/bad" "${m%%:*}"
+		run rstr < "$T/bad"
+		echo "${m%%:*}: $status $output"
+		[ "$status" -eq 22 ]
+		expect_log "${m#*:}"
+		[ -z "$(pidof ckpt-inet)" ]
+	done
+}
+
+@test "inet: an address not configured here is EADDRNOTAVAIL; port 80 comes back for root, is EACCES for nobody; SO_MARK is EPERM for nobody; logged, nothing left" {
+	image_of p ckpt-inet port 7412 "$T/go"
+	ckpt-mutate "$T/p.img" "$T/bad" inetnotavail
+	run rstr < "$T/bad"
+	echo "$status $output"
+	[ "$status" -eq 99 ]
+	expect_log "cannot bind to 10.9.9.9:7412"
+	# root's own image on port 80
+	rm -f "$T/go"
+	image_of r ckpt-inet port 80 "$T/go"
+	rstr < "$T/r.img" > "$T/rstr.out" 2>&1 &
+	touch "$T/go"
+	wait $!
+	[ "$(sed -n 2p "$T/r.out")" = "port ok" ]
+	# nobody's: the socket is made under the restored credentials
+	chmod 0777 "$T"
+	touch "$T/n.out"
+	chmod 0666 "$T/n.out"
+	rm -f "$T/go"
+	image_of n runas 65534 65534 ckpt-inet port 7413 "$T/go"
+	for m in inetport80:13:"cannot bind to 127.0.0.1:80" \
+		inetmark:1:"cannot set the options of an inet socket"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$T/n.img" "$T/bad" "${m%%:*}"
+		run rstr < "$T/bad"
+		echo "$m: $status $output"
+		f=${m#*:}
+		[ "$status" -eq "${f%%:*}" ]
+		expect_log "${f#*:}"
+		[ -z "$(pidof ckpt-inet)" ]
+	done
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ckpt-inet GOFILE: hold TCP and UDP sockets over 127.0.0.1 and ::1 with
+ * datagrams queued, print "ready", wait for GOFILE, check every port,
+ * peer, option and datagram (bytes and sender), that the listeners accept
+ * new connections, and print "inet ok".
+ *   fd 3:  UDP on 127.0.0.1, from 4 "u1", from 5 "u22" and 3000 bytes
+ *   fd 4:  UDP on 127.0.0.1 connected to 3, from 3 "back"
+ *   fd 5:  UDP autobound by sendto()
+ *   fd 6:  UDP on [::] (not v6-only), from 7 "six", from 5 "four" (IPv4)
+ *   fd 7:  UDP over IPv6, autobound by sendto()
+ *   fd 8:  TCP listener on 127.0.0.1, backlog 5, non-blocking, with
+ *          SO_REUSEADDR, SO_KEEPALIVE, TCP_NODELAY, TCP_KEEPIDLE 77,
+ *          TCP_KEEPINTVL 11, TCP_KEEPCNT 5
+ *   fd 9:  TCP listener on [::1], IPV6_V6ONLY, SO_LINGER 7 s, SO_SNDBUF
+ *   fd 10: TCP bound to 0.0.0.0, not listening, SO_RCVBUF
+ *   fd 11: UDP unbound: SO_BROADCAST, IP_TTL 33, IP_TOS 0x10, SO_PRIORITY 3,
+ *          SO_MARK 0x77, SO_RCVTIMEO 1.5 s
+ *   fd 12: UDP connected to 3, shut down for reading
+ * ckpt-inet lo: bring the loopback interface up.
+ * ckpt-inet port PORT GOFILE: a TCP listener (fd 3) and a UDP socket
+ *   (fd 4) on 127.0.0.1:PORT; after GOFILE checks both, prints "port ok".
+ * ckpt-inet MODE GOFILE, to be refused (then it waits for GOFILE):
+ *   tcpconn: fd 3 and 4 are a TCP connection over 127.0.0.1
+ *   pending: fd 3 listens, a connection waits in its backlog (fd 4)
+ *   pktinfo: fd 3 is UDP with IP_PKTINFO
+ *   netlink: fd 3 is a netlink socket
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <linux/netlink.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include "ckpt.h"
+
+static uint16_t port[16];
+static int sndbuf9, rcvbuf10;
+static char big[3000];
+
+static void lo_up(void)
+{
+	struct ifreq ifr = {};
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	strcpy(ifr.ifr_name, "lo");
+	CHECK(s >= 0 && !ioctl(s, SIOCGIFFLAGS, &ifr), "SIOCGIFFLAGS: %m");
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		CHECK(!ioctl(s, SIOCSIFFLAGS, &ifr), "SIOCSIFFLAGS: %m");
+	}
+	close(s);
+}
+
+static int sock_at(int fd, int family, int type)
+{
+	int s = socket(family, type, 0);
+
+	CHECK(s >= 0, "socket: %m");
+	if (s != fd) {
+		CHECK(dup2(s, fd) == fd, "dup2 %d %d", s, fd);
+		close(s);
+	}
+	return fd;
+}
+
+static struct sockaddr_in v4(uint16_t p, in_addr_t a)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(p) };
+
+	sin.sin_addr.s_addr = a;
+	return sin;
+}
+
+static struct sockaddr_in6 v6(uint16_t p)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_port = htons(p) };
+
+	sin6.sin6_addr = in6addr_loopback;
+	return sin6;
+}
+
+#define LOCAL	htonl(INADDR_LOOPBACK)
+
+static void bind4(int fd, uint16_t p, in_addr_t a)
+{
+	struct sockaddr_in sin = v4(p, a);
+
+	CHECK(!bind(fd, (void *)&sin, sizeof(sin)), "bind %d: %m", fd);
+}
+
+static void connect4(int fd, uint16_t p)
+{
+	struct sockaddr_in sin = v4(p, LOCAL);
+
+	CHECK(!connect(fd, (void *)&sin, sizeof(sin)), "connect %d: %m", fd);
+}
+
+static void send4(int fd, uint16_t p, const void *buf, size_t len)
+{
+	struct sockaddr_in sin = v4(p, LOCAL);
+
+	CHECK(sendto(fd, buf, len, 0, (void *)&sin, sizeof(sin)) == (ssize_t)len,
+	      "sendto %d: %m", fd);
+}
+
+/* The local port of @fd (of either family). */
+static uint16_t port_of(int fd)
+{
+	struct sockaddr_in6 sa = {};
+	socklen_t len = sizeof(sa);
+
+	CHECK(!getsockname(fd, (void *)&sa, &len), "getsockname %d: %m", fd);
+	return ntohs(sa.sin6_port);	/* same offset as sin_port */
+}
+
+static void setint(int fd, int level, int opt, int val)
+{
+	CHECK(!setsockopt(fd, level, opt, &val, sizeof(val)), "setsockopt %d %d: %m", fd, opt);
+}
+
+static int getint(int fd, int level, int opt)
+{
+	socklen_t len = sizeof(int);
+	int val;
+
+	CHECK(!getsockopt(fd, level, opt, &val, &len), "getsockopt %d %d: %m", fd, opt);
+	return val;
+}
+
+static void wait_in(int fd)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		int n = 0;
+
+		if (!ioctl(fd, FIONREAD, &n) && n)
+			return;
+		usleep(10000);
+	}
+	FAIL("nothing arrived on %d", fd);
+}
+
+static void setup_udp(void)
+{
+	struct sockaddr_in6 sin6;
+	int i;
+
+	for (i = 0; i < (int)sizeof(big); i++)
+		big[i] = i * 7 + 1;
+	bind4(sock_at(3, AF_INET, SOCK_DGRAM), 0, LOCAL);
+	port[3] = port_of(3);
+	bind4(sock_at(4, AF_INET, SOCK_DGRAM), 0, LOCAL);
+	port[4] = port_of(4);
+	connect4(4, port[3]);
+	CHECK(send(4, "u1", 2, 0) == 2, "send 4: %m");
+	sock_at(5, AF_INET, SOCK_DGRAM);
+	send4(5, port[3], "u22", 3);
+	send4(5, port[3], big, sizeof(big));
+	port[5] = port_of(5);
+	send4(3, port[4], "back", 4);
+	sock_at(6, AF_INET6, SOCK_DGRAM);
+	setint(6, IPPROTO_IPV6, IPV6_V6ONLY, 0);
+	sin6 = v6(0);
+	sin6.sin6_addr = in6addr_any;
+	CHECK(!bind(6, (void *)&sin6, sizeof(sin6)), "bind 6: %m");
+	port[6] = port_of(6);
+	sock_at(7, AF_INET6, SOCK_DGRAM);
+	sin6 = v6(port[6]);
+	CHECK(sendto(7, "six", 3, 0, (void *)&sin6, sizeof(sin6)) == 3, "sendto 7: %m");
+	port[7] = port_of(7);
+	send4(5, port[6], "four", 4);
+	connect4(sock_at(12, AF_INET, SOCK_DGRAM), port[3]);
+	port[12] = port_of(12);
+	shutdown(12, SHUT_RD);
+	CHECK(!setsockopt(12, SOL_SOCKET, SO_RCVTIMEO, &(struct timeval){ 0, 300000 },
+			  sizeof(struct timeval)), "rcvtimeo 12: %m");
+	CHECK(recv(12, big, 1, 0) == 0, "fd 12: not shut down for reading: %m");
+	wait_in(3);
+	wait_in(4);
+	wait_in(6);
+}
+
+static void setup_tcp(void)
+{
+	struct linger l = { 1, 7 };
+	struct sockaddr_in6 sin6 = v6(0);
+	struct timeval tv = { 1, 500000 };
+
+	sock_at(8, AF_INET, SOCK_STREAM);
+	setint(8, SOL_SOCKET, SO_REUSEADDR, 1);
+	setint(8, SOL_SOCKET, SO_KEEPALIVE, 1);
+	setint(8, IPPROTO_TCP, TCP_NODELAY, 1);
+	setint(8, IPPROTO_TCP, TCP_KEEPIDLE, 77);
+	setint(8, IPPROTO_TCP, TCP_KEEPINTVL, 11);
+	setint(8, IPPROTO_TCP, TCP_KEEPCNT, 5);
+	bind4(8, 0, LOCAL);
+	CHECK(!listen(8, 5), "listen 8: %m");
+	CHECK(!fcntl(8, F_SETFL, O_NONBLOCK), "fcntl 8");
+	port[8] = port_of(8);
+	sock_at(9, AF_INET6, SOCK_STREAM);
+	setint(9, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+	CHECK(!setsockopt(9, SOL_SOCKET, SO_LINGER, &l, sizeof(l)), "linger: %m");
+	setint(9, SOL_SOCKET, SO_SNDBUF, 25000);
+	sndbuf9 = getint(9, SOL_SOCKET, SO_SNDBUF);
+	CHECK(!bind(9, (void *)&sin6, sizeof(sin6)), "bind 9: %m");
+	CHECK(!listen(9, 3), "listen 9: %m");
+	port[9] = port_of(9);
+	sock_at(10, AF_INET, SOCK_STREAM);
+	setint(10, SOL_SOCKET, SO_RCVBUF, 32768);
+	rcvbuf10 = getint(10, SOL_SOCKET, SO_RCVBUF);
+	bind4(10, 0, htonl(INADDR_ANY));
+	port[10] = port_of(10);
+	sock_at(11, AF_INET, SOCK_DGRAM);
+	setint(11, SOL_SOCKET, SO_BROADCAST, 1);
+	setint(11, IPPROTO_IP, IP_TTL, 33);
+	setint(11, IPPROTO_IP, IP_TOS, 0x10);
+	setint(11, SOL_SOCKET, SO_PRIORITY, 3);
+	setint(11, SOL_SOCKET, SO_MARK, 0x77);
+	CHECK(!setsockopt(11, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), "rcvtimeo: %m");
+}
+
+/* The next datagram of @fd is @len bytes of @want from @from's port over IPv4. */
+static void expect_dgram(int fd, const void *want, size_t len, int family,
+			 uint16_t from)
+{
+	struct sockaddr_in6 sa = {};
+	struct sockaddr_in *sin = (void *)&sa;
+	socklen_t alen = sizeof(sa);
+	char buf[4096];
+	ssize_t n;
+
+	n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (void *)&sa, &alen);
+	CHECK(n == (ssize_t)len && !memcmp(buf, want, len),
+	      "fd %d: %zd bytes (%m), %zu expected", fd, n, len);
+	if (family == AF_INET) {
+		CHECK(sin->sin_family == AF_INET && sin->sin_addr.s_addr == LOCAL &&
+		      ntohs(sin->sin_port) == from, "fd %d: from %s:%u, not port %u", fd,
+		      inet_ntoa(sin->sin_addr), ntohs(sin->sin_port), from);
+		return;
+	}
+	CHECK(sa.sin6_family == AF_INET6 && ntohs(sa.sin6_port) == from,
+	      "fd %d: from port %u, not %u", fd, ntohs(sa.sin6_port), from);
+	if (family == AF_INET6)
+		CHECK(IN6_IS_ADDR_LOOPBACK(&sa.sin6_addr), "fd %d: not from ::1", fd);
+	else
+		CHECK(IN6_IS_ADDR_V4MAPPED(&sa.sin6_addr) &&
+		      sa.sin6_addr.s6_addr32[3] == LOCAL, "fd %d: not from ::ffff:127.0.0.1", fd);
+}
+
+static void expect_empty(int fd)
+{
+	char c;
+
+	CHECK(recv(fd, &c, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN,
+	      "fd %d has more to read", fd);
+}
+
+static void check_peer(int fd, uint16_t p)
+{
+	struct sockaddr_in sin = {};
+	socklen_t len = sizeof(sin);
+
+	CHECK(!getpeername(fd, (void *)&sin, &len) && sin.sin_addr.s_addr == LOCAL &&
+	      ntohs(sin.sin_port) == p, "fd %d: peer port %u, not %u", fd,
+	      ntohs(sin.sin_port), p);
+}
+
+static void check_udp(void)
+{
+	char c;
+
+	expect_dgram(3, "u1", 2, AF_INET, port[4]);
+	expect_dgram(3, "u22", 3, AF_INET, port[5]);
+	expect_dgram(3, big, sizeof(big), AF_INET, port[5]);
+	expect_empty(3);
+	expect_dgram(4, "back", 4, AF_INET, port[3]);
+	expect_empty(4);
+	expect_dgram(6, "six", 3, AF_INET6, port[7]);
+	expect_dgram(6, "four", 4, 0, port[5]);
+	expect_empty(6);
+	check_peer(4, port[3]);
+	check_peer(12, port[3]);
+	CHECK(recv(12, &c, 1, 0) == 0, "fd 12 is not shut down for reading: %m");
+	CHECK(getpeername(3, (void *)big, &(socklen_t){ sizeof(big) }) && errno == ENOTCONN,
+	      "fd 3 is connected");
+	/* the connection and the ports work */
+	CHECK(send(4, "again", 5, 0) == 5, "send 4: %m");
+	wait_in(3);
+	expect_dgram(3, "again", 5, AF_INET, port[4]);
+	send4(5, port[6], "more", 4);
+	wait_in(6);
+	expect_dgram(6, "more", 4, 0, port[5]);
+}
+
+/* A new client of listener @fd connects; bytes go both ways. */
+static void check_accepts(int fd, int family, uint16_t p)
+{
+	struct sockaddr_in6 sin6 = v6(p);
+	struct sockaddr_in sin = v4(p, LOCAL);
+	int c = socket(family, SOCK_STREAM, 0), a;
+	char buf[4];
+
+	CHECK(c >= 0, "socket: %m");
+	if (family == AF_INET)
+		CHECK(!connect(c, (void *)&sin, sizeof(sin)), "connect to %u: %m", p);
+	else
+		CHECK(!connect(c, (void *)&sin6, sizeof(sin6)), "connect to [::1]:%u: %m", p);
+	fcntl(fd, F_SETFL, 0);
+	a = accept(fd, NULL, NULL);
+	CHECK(a >= 0, "accept %d: %m", fd);
+	CHECK(write(c, "hi", 2) == 2 && write(a, "ho", 2) == 2, "write: %m");
+	CHECK(read(a, buf, 4) == 2 && !memcmp(buf, "hi", 2), "read a");
+	CHECK(read(c, buf, 4) == 2 && !memcmp(buf, "ho", 2), "read c");
+	close(a);
+	close(c);
+}
+
+static void check_tcp(void)
+{
+	struct linger l;
+	struct timeval tv;
+	socklen_t len = sizeof(l);
+
+	CHECK(getint(8, SOL_SOCKET, SO_REUSEADDR) == 1 && getint(8, SOL_SOCKET, SO_KEEPALIVE) == 1 &&
+	      getint(8, IPPROTO_TCP, TCP_NODELAY) == 1 && getint(8, IPPROTO_TCP, TCP_KEEPIDLE) == 77 &&
+	      getint(8, IPPROTO_TCP, TCP_KEEPINTVL) == 11 && getint(8, IPPROTO_TCP, TCP_KEEPCNT) == 5 &&
+	      getint(8, SOL_SOCKET, SO_ACCEPTCONN) == 1, "fd 8 options");
+	CHECK(fcntl(8, F_GETFL) & O_NONBLOCK, "fd 8 blocks");
+	CHECK(accept(8, NULL, NULL) < 0 && errno == EAGAIN, "fd 8 had a connection");
+	check_accepts(8, AF_INET, port[8]);
+	CHECK(getint(9, IPPROTO_IPV6, IPV6_V6ONLY) == 1 &&
+	      getint(9, SOL_SOCKET, SO_SNDBUF) == sndbuf9, "fd 9 options");
+	CHECK(!getsockopt(9, SOL_SOCKET, SO_LINGER, &l, &len) && l.l_onoff && l.l_linger == 7,
+	      "fd 9 linger");
+	check_accepts(9, AF_INET6, port[9]);
+	CHECK(getint(10, SOL_SOCKET, SO_RCVBUF) == rcvbuf10 &&
+	      getint(10, SOL_SOCKET, SO_ACCEPTCONN) == 0, "fd 10 options");
+	CHECK(!listen(10, 1), "listen 10: %m");
+	check_accepts(10, AF_INET, port[10]);
+	len = sizeof(tv);
+	CHECK(getint(11, SOL_SOCKET, SO_BROADCAST) == 1 && getint(11, IPPROTO_IP, IP_TTL) == 33 &&
+	      getint(11, IPPROTO_IP, IP_TOS) == 0x10 && getint(11, SOL_SOCKET, SO_PRIORITY) == 3 &&
+	      getint(11, SOL_SOCKET, SO_MARK) == 0x77 &&
+	      !getsockopt(11, SOL_SOCKET, SO_RCVTIMEO, &tv, &len) && tv.tv_sec == 1 &&
+	      tv.tv_usec >= 499000 && tv.tv_usec <= 504000, "fd 11 options");
+}
+
+static void check_ports(void)
+{
+	int fd;
+
+	for (fd = 3; fd <= 12; fd++)
+		CHECK(port_of(fd) == port[fd], "fd %d: port %u, not %u", fd, port_of(fd),
+		      port[fd]);
+}
+
+/* fd 3 a TCP listener, fd 4 a UDP socket, both on 127.0.0.1:@p. */
+static void fixed_port(uint16_t p, const char *go)
+{
+	bind4(sock_at(3, AF_INET, SOCK_STREAM), p, LOCAL);
+	CHECK(!listen(3, 1), "listen: %m");
+	bind4(sock_at(4, AF_INET, SOCK_DGRAM), p, LOCAL);
+	ready_then_wait(go);
+	CHECK(port_of(3) == p && port_of(4) == p, "ports %u %u", port_of(3), port_of(4));
+	check_accepts(3, AF_INET, p);
+	send4(4, p, "self", 4);
+	wait_in(4);
+	expect_dgram(4, "self", 4, AF_INET, p);
+	printf("port ok\n");
+}
+
+static void refusal(const char *mode, const char *go)
+{
+	if (!strcmp(mode, "tcpconn") || !strcmp(mode, "pending")) {
+		bind4(sock_at(5, AF_INET, SOCK_STREAM), 0, LOCAL);
+		CHECK(!listen(5, 2), "listen: %m");
+		connect4(sock_at(3, AF_INET, SOCK_STREAM), port_of(5));
+		if (!strcmp(mode, "tcpconn")) {
+			CHECK(accept(5, NULL, NULL) == 4, "accept: %m");
+			close(5);
+		} else {
+			CHECK(dup2(5, 4) == 4, "dup2");
+			close(5);
+			close(3);
+			usleep(100000);
+		}
+	} else if (!strcmp(mode, "pktinfo")) {
+		setint(sock_at(3, AF_INET, SOCK_DGRAM), IPPROTO_IP, IP_PKTINFO, 1);
+	} else if (!strcmp(mode, "netlink")) {
+		CHECK(socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) == 3, "netlink: %m");
+	} else {
+		FAIL("unknown mode %s", mode);
+	}
+	ready_then_wait(go);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "lo")) {
+		lo_up();
+		return 0;
+	}
+	if (argc != 2 && argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: ckpt-inet [lo | port PORT | MODE] GOFILE\n");
+		return 255;
+	}
+	close_range(3, ~0U, 0);
+	if (argc == 4 && !strcmp(argv[1], "port")) {
+		fixed_port(atoi(argv[2]), argv[3]);
+		return 0;
+	}
+	if (argc == 3) {
+		refusal(argv[1], argv[2]);
+		return 0;
+	}
+	setup_udp();
+	setup_tcp();
+	ready_then_wait(argv[1]);
+	check_ports();
+	check_udp();
+	check_tcp();
+	printf("inet ok\n");
+	return 0;
+}
