@@ -14,7 +14,7 @@ inet_roundtrip() {
 	check_roundtrip "$1" "inet ok" ckpt-inet "$T/go"
 }
 
-@test "inet: UDP datagrams (bytes and senders, IPv4 into IPv6), connected UDP, TCP listeners with their options, over 127.0.0.1 and ::1 (syscalls)" {
+@test "inet: UDP datagrams (bytes and senders, IPv4 into IPv6), connected UDP, TCP listeners with their options, TCP connections with data queued both ways, over 127.0.0.1 and ::1 (syscalls)" {
 	inet_roundtrip syscall
 }
 
@@ -36,8 +36,8 @@ refused() {
 	runs_on "$PID"
 }
 
-@test "inet: a TCP connection, a listener with a connection not accepted, IP_PKTINFO, a netlink socket are refused, logged; the process runs on" {
-	refused tcpconn 95 "fd 3: IPv4 socket: a connected TCP socket cannot come back yet"
+@test "inet: a TCP connection being closed, a listener with a connection not accepted, IP_PKTINFO, a netlink socket are refused, logged; the process runs on" {
+	refused closing 95 "fd 3: IPv4 socket: a TCP connection being closed (FIN-WAIT, CLOSE-WAIT, LAST-ACK, CLOSING) cannot come back yet"
 	refused pending 95 "fd 4: IPv4 socket: a listener with connections not yet accepted"
 	refused pktinfo 95 "fd 3: IPv4 socket: IP options that cannot come back are set"
 	refused netlink 95 "fd 3: socket of family 16 unsupported"

@@ -17,11 +17,18 @@
  *   fd 11: UDP unbound: SO_BROADCAST, IP_TTL 33, IP_TOS 0x10, SO_PRIORITY 3,
  *          SO_MARK 0x77, SO_RCVTIMEO 1.5 s
  *   fd 12: UDP connected to 3, shut down for reading
+ *   fd 13: TCP client over 127.0.0.1 of 14, wrote what 14 would take
+ *          (non-blocking) and "x", 14 not read
+ *   fd 14: TCP connection accepted from 13 (its listener closed), wrote
+ *          "from14", not read
+ *   fd 15: TCP client over ::1 of 16, TCP_NODELAY, wrote "six-c"
+ *   fd 16: TCP connection accepted from 15, wrote "six-s"
  * ckpt-inet lo: bring the loopback interface up.
  * ckpt-inet port PORT GOFILE: a TCP listener (fd 3) and a UDP socket
  *   (fd 4) on 127.0.0.1:PORT; after GOFILE checks both, prints "port ok".
  * ckpt-inet MODE GOFILE, to be refused (then it waits for GOFILE):
- *   tcpconn: fd 3 and 4 are a TCP connection over 127.0.0.1
+ *   closing: fd 3 and 4 are a TCP connection over 127.0.0.1, 3 shut down
+ *            for writing
  *   pending: fd 3 listens, a connection waits in its backlog (fd 4)
  *   pktinfo: fd 3 is UDP with IP_PKTINFO
  *   netlink: fd 3 is a netlink socket
@@ -30,6 +37,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <linux/netlink.h>
@@ -37,9 +45,15 @@
 #include <sys/socket.h>
 #include "ckpt.h"
 
-static uint16_t port[16];
+static uint16_t port[20];
 static int sndbuf9, rcvbuf10;
 static char big[3000];
+static size_t stream13;
+
+static unsigned char pat(size_t i)
+{
+	return i * 31 + (i >> 12);
+}
 
 static void lo_up(void)
 {
@@ -350,11 +364,107 @@ static void check_tcp(void)
 	      tv.tv_usec >= 499000 && tv.tv_usec <= 504000, "fd 11 options");
 }
 
+/* A TCP connection between @cfd and @sfd over @family; @sfd accepted. */
+static void tcp_pair(int cfd, int sfd, int family)
+{
+	struct sockaddr_in6 sin6 = v6(0);
+	struct sockaddr_in sin = v4(0, LOCAL);
+	int l = fcntl(socket(family, SOCK_STREAM, 0), F_DUPFD, 100);	/* out of the way */
+	socklen_t len = family == AF_INET ? sizeof(sin) : sizeof(sin6);
+	void *sa = family == AF_INET ? (void *)&sin : (void *)&sin6;
+	int a;
+
+	CHECK(l >= 0 && !bind(l, sa, len) && !listen(l, 1), "listener: %m");
+	CHECK(!getsockname(l, sa, &len), "getsockname: %m");
+	sock_at(cfd, family, SOCK_STREAM);
+	CHECK(!connect(cfd, sa, len), "connect %d: %m", cfd);
+	a = accept(l, NULL, NULL);
+	CHECK(a >= 0 && dup2(a, sfd) == sfd, "accept: %m");
+	if (a != sfd)
+		close(a);
+	close(l);
+	port[cfd] = port_of(cfd);
+	port[sfd] = port_of(sfd);
+}
+
+static void setup_conns(void)
+{
+	static unsigned char chunk[4096];
+	ssize_t n;
+	size_t i;
+
+	tcp_pair(13, 14, AF_INET);
+	CHECK(!fcntl(13, F_SETFL, O_NONBLOCK), "fcntl 13");
+	for (;;) {
+		for (i = 0; i < sizeof(chunk); i++)
+			chunk[i] = pat(stream13 + i);
+		n = write(13, chunk, sizeof(chunk));
+		if (n < 0 && errno == EAGAIN)
+			break;
+		CHECK(n > 0, "write 13: %m");
+		stream13 += n;
+	}
+	CHECK(!fcntl(13, F_SETFL, 0), "fcntl 13");
+	CHECK(write(14, "from14", 6) == 6, "write 14: %m");
+	tcp_pair(15, 16, AF_INET6);
+	setint(15, IPPROTO_TCP, TCP_NODELAY, 1);
+	CHECK(write(15, "six-c", 5) == 5 && write(16, "six-s", 5) == 5, "write 15/16: %m");
+	wait_in(14);
+	wait_in(13);
+	wait_in(16);
+	wait_in(15);
+}
+
+/* Read exactly @len bytes of @fd into @buf. */
+static void read_all(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, buf, len);
+		CHECK(n > 0, "read %d: %zd %m, %zu left", fd, n, len);
+		buf += n;
+		len -= n;
+	}
+}
+
+static void check_conns(void)
+{
+	static unsigned char chunk[4096];
+	size_t i, k, n;
+	char buf[8];
+
+	for (i = 0; i < stream13; i += n) {
+		n = stream13 - i < sizeof(chunk) ? stream13 - i : sizeof(chunk);
+		read_all(14, chunk, n);
+		for (k = 0; k < n; k++)
+			CHECK(chunk[k] == pat(i + k), "fd 14: byte %zu is %u", i + k, chunk[k]);
+	}
+	read_all(13, buf, 6);
+	CHECK(!memcmp(buf, "from14", 6), "fd 13 read %.6s", buf);
+	read_all(16, buf, 5);
+	read_all(15, buf + 5, 3);
+	CHECK(!memcmp(buf, "six-c", 5) && !memcmp(buf + 5, "six", 3), "fd 15/16");
+	read_all(15, buf, 2);
+	CHECK(!memcmp(buf, "-s", 2), "fd 15");
+	CHECK(getint(15, IPPROTO_TCP, TCP_NODELAY) == 1, "fd 15: TCP_NODELAY");
+	/* and on both ways, nothing more */
+	CHECK(write(13, "more", 4) == 4 && write(14, "back", 4) == 4, "write: %m");
+	read_all(14, buf, 4);
+	CHECK(!memcmp(buf, "more", 4), "fd 14 read %.4s", buf);
+	read_all(13, buf, 4);
+	CHECK(!memcmp(buf, "back", 4), "fd 13 read %.4s", buf);
+	for (i = 13; i <= 16; i++)
+		expect_empty(i);
+	check_peer(13, port[14]);
+	check_peer(14, port[13]);
+}
+
 static void check_ports(void)
 {
 	int fd;
 
-	for (fd = 3; fd <= 12; fd++)
+	for (fd = 3; fd <= 16; fd++)
 		CHECK(port_of(fd) == port[fd], "fd %d: port %u, not %u", fd, port_of(fd),
 		      port[fd]);
 }
@@ -376,19 +486,18 @@ static void fixed_port(uint16_t p, const char *go)
 
 static void refusal(const char *mode, const char *go)
 {
-	if (!strcmp(mode, "tcpconn") || !strcmp(mode, "pending")) {
+	if (!strcmp(mode, "closing")) {
+		tcp_pair(3, 4, AF_INET);
+		CHECK(!shutdown(3, SHUT_WR), "shutdown: %m");
+		usleep(100000);
+	} else if (!strcmp(mode, "pending")) {
 		bind4(sock_at(5, AF_INET, SOCK_STREAM), 0, LOCAL);
 		CHECK(!listen(5, 2), "listen: %m");
 		connect4(sock_at(3, AF_INET, SOCK_STREAM), port_of(5));
-		if (!strcmp(mode, "tcpconn")) {
-			CHECK(accept(5, NULL, NULL) == 4, "accept: %m");
-			close(5);
-		} else {
-			CHECK(dup2(5, 4) == 4, "dup2");
-			close(5);
-			close(3);
-			usleep(100000);
-		}
+		CHECK(dup2(5, 4) == 4, "dup2");
+		close(5);
+		close(3);
+		usleep(100000);
 	} else if (!strcmp(mode, "pktinfo")) {
 		setint(sock_at(3, AF_INET, SOCK_DGRAM), IPPROTO_IP, IP_PKTINFO, 1);
 	} else if (!strcmp(mode, "netlink")) {
@@ -410,6 +519,7 @@ int main(int argc, char **argv)
 		return 255;
 	}
 	close_range(3, ~0U, 0);
+	signal(SIGPIPE, SIG_IGN);	/* a reset connection fails with its line */
 	if (argc == 4 && !strcmp(argv[1], "port")) {
 		fixed_port(atoi(argv[2]), argv[3]);
 		return 0;
@@ -420,10 +530,12 @@ int main(int argc, char **argv)
 	}
 	setup_udp();
 	setup_tcp();
+	setup_conns();
 	ready_then_wait(argv[1]);
 	check_ports();
 	check_udp();
 	check_tcp();
+	check_conns();
 	printf("inet ok\n");
 	return 0;
 }
