@@ -60,10 +60,11 @@ refused() {
 	[ "$(sed -n 2p "$T/p.out")" = "port ok" ]
 }
 
-@test "inet: bad INET records and datagrams (checksum recomputed) are EINVAL, logged; nothing is left running" {
+@test "inet: bad INET and TCP records and datagrams (checksum recomputed) are EINVAL, logged; nothing is left running" {
 	image_of i ckpt-inet "$T/go"
 	for m in inetstate:"malformed inet record" inetaddr:"malformed inet record" \
-		inetdgram:"malformed datagram 0" inetlen:"malformed datagram 0"; do
+		inetdgram:"malformed datagram 0" inetlen:"malformed datagram 0" \
+		tcpunsent:"malformed TCP record" tcpwscale:"malformed TCP record"; do
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/i.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"
@@ -105,4 +106,22 @@ refused() {
 		expect_log "${f#*:}"
 		[ -z "$(pidof ckpt-inet)" ]
 	done
+}
+
+@test "inet: a TCP connection comes back only for a restorer with CAP_NET_ADMIN: EPERM without, logged, nothing left; with it, nobody's connection goes on" {
+	chmod 0777 "$T"
+	touch "$T/n.out"
+	chmod 0666 "$T/n.out"
+	image_of n runas 65534 65534 ckpt-inet conn "$T/go"
+	# CAP_CHECKPOINT_RESTORE (40) alone
+	run capsrun 65534 65534 40 rstr 0 "$T/n.img"
+	echo "$status $output"
+	[ "$status" -eq 1 ]
+	expect_log "a TCP connection comes back only for a restorer with CAP_NET_ADMIN"
+	[ -z "$(pidof ckpt-inet)" ]
+	# and CAP_NET_ADMIN (12)
+	capsrun 65534 65534 40,12 rstr 0 "$T/n.img" > "$T/rstr.out" 2>&1 &
+	touch "$T/go"
+	wait $!
+	[ "$(sed -n 2p "$T/n.out")" = "conn ok" ]
 }

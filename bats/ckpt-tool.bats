@@ -152,6 +152,8 @@ PY
 	image_of prctl ckpt-prctl "$T/never"
 	image_of unix ckpt-unix "$T/never"
 	image_of listen ckpt-unix-listen "$T" "$T/never"
+	ckpt-inet lo
+	image_of inet ckpt-inet "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier sleep:spec77 seccomp:bpf seccomp:seccompprev seccomp:seccompleaf \
 		threads:threadseccomp threads:threadnnp events:epolldup ptimers:alarm ptimers:clock10 \
@@ -162,7 +164,8 @@ PY
 		unix:unixshut unix:unixlen unix:unixswap unix:unixmade listen:unixaddr \
 		listen:unixbacklog listen:unixclient listen:unixwait listen:unixembryo \
 		listen:unixorphan listen:unixaccepted unix:unixcred unix:unixrights \
-		unix:unixqueue unix:unixflight; do
+		unix:unixqueue unix:unixflight inet:inetstate inet:inetaddr inet:inetdgram \
+		inet:inetlen inet:tcpunsent inet:tcpwscale; do
 		img="$T/${m#*:}.img"
 		ckpt-mutate "$T/${m%%:*}.img" "$img" "${m#*:}"
 		dmesg -c > /dev/null
@@ -182,11 +185,11 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 48 ]
+	[ "$n" -ge 54 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
 		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img" \
-		"$T/listen.img"
+		"$T/listen.img" "$T/inet.img"
 }
 
 @test "tool: validate refuses truncated, flipped and foreign images as the kernel does" {

@@ -26,6 +26,9 @@
  * ckpt-inet lo: bring the loopback interface up.
  * ckpt-inet port PORT GOFILE: a TCP listener (fd 3) and a UDP socket
  *   (fd 4) on 127.0.0.1:PORT; after GOFILE checks both, prints "port ok".
+ * ckpt-inet conn GOFILE: fd 3 a TCP client of fd 4 over 127.0.0.1, each
+ *   wrote the other "c3" and "s4", unread; after GOFILE checks both and
+ *   that more goes both ways, prints "conn ok".
  * ckpt-inet MODE GOFILE, to be refused (then it waits for GOFILE):
  *   closing: fd 3 and 4 are a TCP connection over 127.0.0.1, 3 shut down
  *            for writing
@@ -484,6 +487,26 @@ static void fixed_port(uint16_t p, const char *go)
 	printf("port ok\n");
 }
 
+static void conn(const char *go)
+{
+	char buf[2];
+
+	tcp_pair(3, 4, AF_INET);
+	CHECK(write(3, "c3", 2) == 2 && write(4, "s4", 2) == 2, "write: %m");
+	wait_in(3);
+	wait_in(4);
+	ready_then_wait(go);
+	read_all(4, buf, 2);
+	CHECK(!memcmp(buf, "c3", 2), "fd 4 read %.2s", buf);
+	read_all(3, buf, 2);
+	CHECK(!memcmp(buf, "s4", 2), "fd 3 read %.2s", buf);
+	CHECK(write(4, "ok", 2) == 2, "write 4: %m");
+	read_all(3, buf, 2);
+	CHECK(!memcmp(buf, "ok", 2), "fd 3 read %.2s", buf);
+	check_peer(3, port[4]);
+	printf("conn ok\n");
+}
+
 static void refusal(const char *mode, const char *go)
 {
 	if (!strcmp(mode, "closing")) {
@@ -522,6 +545,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* a reset connection fails with its line */
 	if (argc == 4 && !strcmp(argv[1], "port")) {
 		fixed_port(atoi(argv[2]), argv[3]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "conn")) {
+		conn(argv[2]);
 		return 0;
 	}
 	if (argc == 3) {

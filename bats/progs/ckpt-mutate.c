@@ -78,6 +78,8 @@
  *   inetnotavail the first INET record is bound to 10.9.9.9
  *   inetport80  the first INET record is bound to port 80
  *   inetmark    the first INET record has SO_MARK 5
+ *   tcpunsent   the first TCP record has more bytes not sent than queued
+ *   tcpwscale   the first TCP record has a window scale of 15
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -539,6 +541,15 @@ static int mutate(const char *m)
 		return mutate_unix(m);
 	} else if (!strncmp(m, "inet", 4)) {
 		return mutate_inet(m);
+	} else if (!strncmp(m, "tcp", 3)) {
+		struct ckpt_tcp *t = (struct ckpt_tcp *)find(CKPT_TCP);
+
+		if (!t)
+			return 1;
+		if (!strcmp(m, "tcpunsent"))
+			t->unsent = t->sndq_len + 1;
+		else
+			t->snd_wscale = 15;
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}
