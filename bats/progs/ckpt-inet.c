@@ -29,6 +29,12 @@
  * ckpt-inet conn GOFILE: fd 3 a TCP client of fd 4 over 127.0.0.1, each
  *   wrote the other "c3" and "s4", unread; after GOFILE checks both and
  *   that more goes both ways, prints "conn ok".
+ * ckpt-inet server PORT: a TCP listener on 127.0.0.1:PORT (SO_REUSEADDR)
+ *   prints "ready", reads the stream of one client to its end and prints
+ *   "server BYTES SUM".
+ * ckpt-inet client PORT BYTES: connects to PORT and streams BYTES bytes,
+ *   a little at a time, then prints "client BYTES SUM" (a reset or any
+ *   error fails it).
  * ckpt-inet MODE GOFILE, to be refused (then it waits for GOFILE):
  *   closing: fd 3 and 4 are a TCP connection over 127.0.0.1, 3 shut down
  *            for writing
@@ -507,6 +513,61 @@ static void conn(const char *go)
 	printf("conn ok\n");
 }
 
+/* A sum of every byte and where it is. */
+static uint64_t stream_sum(uint64_t sum, const unsigned char *buf, size_t n, size_t at)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum = sum * 1099511628211ULL + buf[i] + ((at + i) & 0xff);
+	return sum;
+}
+
+static void server(uint16_t p)
+{
+	static unsigned char buf[65536];
+	uint64_t sum = 0;
+	size_t total = 0;
+	ssize_t n;
+	int a;
+
+	sock_at(3, AF_INET, SOCK_STREAM);
+	setint(3, SOL_SOCKET, SO_REUSEADDR, 1);
+	bind4(3, p, LOCAL);
+	CHECK(!listen(3, 1), "listen: %m");
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	a = accept(3, NULL, NULL);
+	CHECK(a >= 0, "accept: %m");
+	while ((n = read(a, buf, sizeof(buf))) > 0) {
+		sum = stream_sum(sum, buf, n, total);
+		total += n;
+	}
+	CHECK(n == 0, "server read: %m after %zu bytes", total);
+	printf("server %zu %llu\n", total, (unsigned long long)sum);
+}
+
+static void client(uint16_t p, size_t bytes)
+{
+	unsigned char buf[1000];
+	uint64_t sum = 0;
+	size_t total = 0, n, i;
+
+	connect4(sock_at(3, AF_INET, SOCK_STREAM), p);
+	while (total < bytes) {
+		n = bytes - total < sizeof(buf) ? bytes - total : sizeof(buf);
+		for (i = 0; i < n; i++)
+			buf[i] = pat(total + i);
+		CHECK(write(3, buf, n) == (ssize_t)n, "client write: %m after %zu bytes", total);
+		sum = stream_sum(sum, buf, n, total);
+		total += n;
+		usleep(1000);
+	}
+	CHECK(!shutdown(3, SHUT_WR), "shutdown: %m");
+	CHECK(read(3, buf, 1) == 0, "client: no end of file: %m");
+	printf("client %zu %llu\n", total, (unsigned long long)sum);
+}
+
 static void refusal(const char *mode, const char *go)
 {
 	if (!strcmp(mode, "closing")) {
@@ -538,11 +599,20 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2 && argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: ckpt-inet [lo | port PORT | MODE] GOFILE\n");
+		fprintf(stderr, "usage: ckpt-inet [lo | port PORT | MODE] GOFILE | "
+			"server PORT | client PORT BYTES\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
 	signal(SIGPIPE, SIG_IGN);	/* a reset connection fails with its line */
+	if (argc == 3 && !strcmp(argv[1], "server")) {
+		server(atoi(argv[2]));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "client")) {
+		client(atoi(argv[2]), strtoul(argv[3], NULL, 0));
+		return 0;
+	}
 	if (argc == 4 && !strcmp(argv[1], "port")) {
 		fixed_port(atoi(argv[2]), argv[3]);
 		return 0;
