@@ -36,6 +36,8 @@ image_kinds() {
 	image_of pipes ckpt-pipes "$T/pipes" "$T/never"
 	image_of unix ckpt-unix "$T/never"
 	image_of listen ckpt-unix-listen "$T" "$T/never"
+	ckpt-inet lo
+	image_of inet ckpt-inet "$T/never"
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do

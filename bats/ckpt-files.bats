@@ -60,7 +60,7 @@ files_roundtrip() {
 	runs_on "$PID"
 	if start_bg "$T/out3" ckpt-hold socket 2> /dev/null; then
 		expect_rc 95 ckpt-save "$PID" "$T/img"
-		expect_log "fd 3: socket of family 2 unsupported"
+		expect_log "fd 3: socket of family 16 unsupported"
 	fi
 }
 

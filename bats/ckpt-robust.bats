@@ -294,3 +294,11 @@ churn_stress() {
 	failnth_restart unix ckpt-unix "$T/go"
 	[ -z "$(pidof ckpt-unix)" ]
 }
+
+@test "robust: fail-nth over a checkpoint and a restart of a TCP connection and a UDP socket with a datagram: errnos, the process runs on, nothing left" {
+	ckpt-inet lo
+	failnth_checkpoint "conn ok" ckpt-inet conn "$T/go"
+	rm -f "$T/go"
+	failnth_restart conn ckpt-inet conn "$T/go"
+	[ -z "$(pidof ckpt-inet)" ]
+}

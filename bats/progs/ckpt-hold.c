@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ckpt-hold KIND [PATH]: hold one object of KIND at fd 3 and sleep:
- * pidfd (of itself), socket (a UDP socket), deleted
+ * pidfd (of itself), socket (a netlink socket), deleted
  * (PATH created, opened, removed); or hold a mapping: sysvshm (a SysV
  * shared memory segment attached, made read-only by mprotect()), stale (an epoll at fd 3 watching
  * the read end of a pipe added as fd 4, which only a child holds now), nested (an epoll at fd 3 watching
@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <linux/netlink.h>
 #include <signal.h>
 #include <time.h>
 #include "ckpt.h"
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "pidfd"))
 		fd = syscall(SYS_pidfd_open, getpid(), 0);
 	else if (!strcmp(argv[1], "socket"))
-		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
 	else if (!strcmp(argv[1], "deleted") && argc > 2)
 		fd = open(argv[2], O_RDWR | O_CREAT, 0600);
 	else if (!strcmp(argv[1], "sysvshm"))

@@ -27,8 +27,9 @@
  * ckpt-inet port PORT GOFILE: a TCP listener (fd 3) and a UDP socket
  *   (fd 4) on 127.0.0.1:PORT; after GOFILE checks both, prints "port ok".
  * ckpt-inet conn GOFILE: fd 3 a TCP client of fd 4 over 127.0.0.1, each
- *   wrote the other "c3" and "s4", unread; after GOFILE checks both and
- *   that more goes both ways, prints "conn ok".
+ *   wrote the other "c3" and "s4", unread; fd 5 UDP on 127.0.0.1 with
+ *   "d6" to read from fd 6, connected to it; after GOFILE checks them all
+ *   and that more goes both ways, prints "conn ok".
  * ckpt-inet server PORT: a TCP listener on 127.0.0.1:PORT (SO_REUSEADDR)
  *   prints "ready", reads the stream of one client to its end and prints
  *   "server BYTES SUM".
@@ -499,9 +500,16 @@ static void conn(const char *go)
 
 	tcp_pair(3, 4, AF_INET);
 	CHECK(write(3, "c3", 2) == 2 && write(4, "s4", 2) == 2, "write: %m");
+	bind4(sock_at(5, AF_INET, SOCK_DGRAM), 0, LOCAL);
+	port[5] = port_of(5);
+	connect4(sock_at(6, AF_INET, SOCK_DGRAM), port[5]);
+	CHECK(send(6, "d6", 2, 0) == 2, "send 6: %m");
+	port[6] = port_of(6);
 	wait_in(3);
 	wait_in(4);
+	wait_in(5);
 	ready_then_wait(go);
+	expect_dgram(5, "d6", 2, AF_INET, port[6]);
 	read_all(4, buf, 2);
 	CHECK(!memcmp(buf, "c3", 2), "fd 4 read %.2s", buf);
 	read_all(3, buf, 2);
