@@ -165,3 +165,41 @@ killed_server() {
 @test "inet: the same with checkpoint(CKPT_CHECKPOINT_KILL) and restart()" {
 	killed_server syscall
 }
+
+# A real server: Debian's redis-server (five threads, epoll, a listener
+# over IPv4 and IPv6) with a client outside the image connected to it.
+redis_run() { # OUT GO: a fresh server on port 6390 and one client run
+	redis-server --save '' --appendonly no --port 6390 --logfile "$T/redis.log" 3>&- 4>&- &
+	RPID=$!
+	BG_PIDS="$BG_PIDS $RPID"
+	start_bg "$1" python3 /tests/redis-client.py 6390 "$2"
+	CPID=$PID
+}
+
+@test "inet: redis-server checkpointed with --kill, restored through sysfs: its client's connection goes on, every key is there, as in a plain run" {
+	redis_run "$T/plain" "$T/p"
+	touch "$T/p.1" "$T/p"
+	wait "$CPID"
+	kill "$RPID"
+	wait "$RPID" || true
+	redis_run "$T/out" "$T/go"
+	[ "$(ls "/proc/$RPID/task" | wc -l)" -ge 4 ]
+	/usr/sbin/ckpt checkpoint --kill "$RPID" -o "$T/img"
+	wait_gone "$RPID"
+	# the client's next command reaches the parked connection
+	touch "$T/go.1"
+	sleep 1
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	[ "$(ls "/proc/$RPID/task" | wc -l)" -ge 4 ]
+	touch "$T/go"
+	wait "$CPID"
+	cat "$T/out"
+	diff "$T/plain" "$T/out"
+	grep -qx "values ok 300" "$T/out"
+	grep -qx "incr 2" "$T/out"
+	grep -qx "redis ok" "$T/out"
+	/usr/sbin/ckpt info "$T/img" > "$T/info"
+	grep -q "IPv4 TCP listening, local 0.0.0.0:6390, .*reuseaddr" "$T/info"
+	grep -q "IPv6 TCP listening, local \[::\]:6390, .*v6only" "$T/info"
+	grep -q "IPv4 TCP established, local 127.0.0.1:6390, remote 127.0.0.1:" "$T/info"
+}
