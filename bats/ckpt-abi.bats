@@ -38,6 +38,7 @@ image_kinds() {
 	image_of listen ckpt-unix-listen "$T" "$T/never"
 	ckpt-inet lo
 	image_of inet ckpt-inet "$T/never"
+	image_of pending ckpt-inet pending "$T/never"
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do

@@ -26,6 +26,44 @@ inet_roundtrip() {
 	inet_roundtrip sysfs
 }
 
+@test "inet: a listener's connections not yet accepted come back in its queue with their bytes, accept() takes them in order (syscalls, then /proc and sysfs)" {
+	check_roundtrip syscall "pending ok" ckpt-inet pending "$T/go"
+	/usr/sbin/ckpt info "$T/img" > "$T/info"
+	grep -q "IPv4 TCP listening, local 127.0.0.1:[0-9]*, backlog 4, 2 waiting" "$T/info"
+	grep -q "waiting to be accepted: IPv4 TCP established, local 127.0.0.1:.*, 6 to read" "$T/info"
+	/usr/sbin/ckpt info --json "$T/img" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+l = [f for f in d["files"] if f.get("inet", {}).get("state") == "listening"]
+assert [len(f["waiting"]) for f in l] == [2, 1], l
+w = l[0]["waiting"][0]
+assert w["inet"]["state"] == "established", w
+assert w["inet"]["local_port"] == l[0]["inet"]["local_port"], w
+assert w["tcp"]["receive_queue"] == 6, w
+'
+	rm -f "$T/go"
+	check_roundtrip sysfs "pending ok" ckpt-inet pending "$T/go"
+	# killed before it accepts: its port is free (no TIME-WAIT) to bind again
+	image_of w ckpt-inet pending "$T/never"
+	for m in inetwaiting:"file [0-9]*: malformed inet record" \
+		inetwaitport:"file [0-9]*: malformed connection not yet accepted"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$T/w.img" "$T/bad" "${m%%:*}"
+		run rstr < "$T/bad"
+		echo "${m%%:*}: $status $output"
+		[ "$status" -eq 22 ]
+		expect_log "${m#*:}"
+		[ -z "$(pidof ckpt-inet)" ]
+	done
+	# unchanged, it comes back, its original killed with its queue
+	rstr < "$T/w.img" > "$T/rstr.out" 2>&1 &
+	r=$!
+	BG_PIDS="$BG_PIDS $r"
+	touch "$T/never"
+	wait "$r"
+	[ "$(sed -n 2p "$T/w.out")" = "pending ok" ]
+}
+
 # refused MODE RC TEXT: ckpt-inet MODE is refused with RC, logging TEXT; it runs on
 refused() {
 	start_bg "$T/$1.out" ckpt-inet "$1" "$T/go"
@@ -36,9 +74,8 @@ refused() {
 	runs_on "$PID"
 }
 
-@test "inet: a TCP connection being closed, a listener with a connection not accepted, IP_PKTINFO, a netlink socket are refused, logged; the process runs on" {
+@test "inet: a TCP connection being closed, IP_PKTINFO, a netlink socket are refused, logged; the process runs on" {
 	refused closing 95 "fd 3: IPv4 socket: a TCP connection being closed (FIN-WAIT, CLOSE-WAIT, LAST-ACK, CLOSING) cannot come back yet"
-	refused pending 95 "fd 4: IPv4 socket: a listener with connections not yet accepted"
 	refused pktinfo 95 "fd 3: IPv4 socket: IP options that cannot come back are set"
 	refused netlink 95 "fd 3: socket of family 16 unsupported"
 }
@@ -164,6 +201,29 @@ killed_server() {
 
 @test "inet: the same with checkpoint(CKPT_CHECKPOINT_KILL) and restart()" {
 	killed_server syscall
+}
+
+@test "inet: a server that had not accepted its client yet, checkpointed with --kill while the client streams, restored: accept() takes the connection, every byte arrives once, no reset" {
+	local c
+	start_bg "$T/s.out" ckpt-inet lazy 7431 "$T/go"
+	ckpt-inet client 7431 300000 > "$T/c.out" 2>&1 3>&- 4>&- &
+	c=$!
+	BG_PIDS="$BG_PIDS $c"
+	wait_for /proc/net/tcp ":1D07 0100007F:[0-9A-F]* 01"
+	sleep 0.5
+	/usr/sbin/ckpt checkpoint --kill "$PID" -o "$T/img"
+	wait_gone "$PID"
+	sleep 1
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	BG_PIDS="$BG_PIDS $PID"
+	touch "$T/go"
+	wait "$c"
+	cat "$T/c.out"
+	wait_for "$T/s.out" "^server"
+	cat "$T/s.out"
+	[ "$(sed -n 's/^client //p' "$T/c.out")" = "$(sed -n 's/^server //p' "$T/s.out")" ]
+	[ "$(cut -d' ' -f2 "$T/c.out")" = 300000 ]
+	/usr/sbin/ckpt info "$T/img" | grep -q "waiting to be accepted: IPv4 TCP established, local 127.0.0.1:7431"
 }
 
 # A real server: Debian's redis-server (five threads, epoll, a listener

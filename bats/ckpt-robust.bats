@@ -302,3 +302,11 @@ churn_stress() {
 	failnth_restart conn ckpt-inet conn "$T/go"
 	[ -z "$(pidof ckpt-inet)" ]
 }
+
+@test "robust: fail-nth over a checkpoint and a restart of TCP listeners with connections not yet accepted: errnos, the process runs on, nothing left" {
+	ckpt-inet lo
+	failnth_checkpoint "pending ok" ckpt-inet pending "$T/go"
+	rm -f "$T/go"
+	failnth_restart pending ckpt-inet pending "$T/go"
+	[ -z "$(pidof ckpt-inet)" ]
+}

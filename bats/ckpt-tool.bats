@@ -154,6 +154,7 @@ PY
 	image_of listen ckpt-unix-listen "$T" "$T/never"
 	ckpt-inet lo
 	image_of inet ckpt-inet "$T/never"
+	image_of pending ckpt-inet pending "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier sleep:spec77 seccomp:bpf seccomp:seccompprev seccomp:seccompleaf \
 		threads:threadseccomp threads:threadnnp events:epolldup ptimers:alarm ptimers:clock10 \
@@ -165,7 +166,7 @@ PY
 		listen:unixbacklog listen:unixclient listen:unixwait listen:unixembryo \
 		listen:unixorphan listen:unixaccepted unix:unixcred unix:unixrights \
 		unix:unixqueue unix:unixflight inet:inetstate inet:inetaddr inet:inetdgram \
-		inet:inetlen inet:tcpunsent inet:tcpwscale; do
+		inet:inetlen inet:tcpunsent inet:tcpwscale pending:inetwaiting pending:inetwaitport; do
 		img="$T/${m#*:}.img"
 		ckpt-mutate "$T/${m%%:*}.img" "$img" "${m#*:}"
 		dmesg -c > /dev/null
@@ -185,11 +186,11 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 54 ]
+	[ "$n" -ge 56 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
 		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img" \
-		"$T/listen.img" "$T/inet.img"
+		"$T/listen.img" "$T/inet.img" "$T/pending.img"
 }
 
 @test "tool: validate refuses truncated, flipped and foreign images as the kernel does" {

@@ -30,16 +30,21 @@
  *   wrote the other "c3" and "s4", unread; fd 5 UDP on 127.0.0.1 with
  *   "d6" to read from fd 6, connected to it; after GOFILE checks them all
  *   and that more goes both ways, prints "conn ok".
+ * ckpt-inet pending GOFILE: fd 3 a TCP listener on 127.0.0.1 with two
+ *   connections not accepted (fds 4, 5 their clients, which wrote), fd 6
+ *   a dual-stack listener on [::] with one from fd 7 over IPv4 (30000
+ *   bytes written); after GOFILE accepts them in order, checks their
+ *   bytes and peers, answers them, prints "pending ok".
  * ckpt-inet server PORT: a TCP listener on 127.0.0.1:PORT (SO_REUSEADDR)
  *   prints "ready", reads the stream of one client to its end and prints
  *   "server BYTES SUM".
+ * ckpt-inet lazy PORT GOFILE: the same, but accepts only after GOFILE.
  * ckpt-inet client PORT BYTES: connects to PORT and streams BYTES bytes,
  *   a little at a time, then prints "client BYTES SUM" (a reset or any
  *   error fails it).
  * ckpt-inet MODE GOFILE, to be refused (then it waits for GOFILE):
  *   closing: fd 3 and 4 are a TCP connection over 127.0.0.1, 3 shut down
  *            for writing
- *   pending: fd 3 listens, a connection waits in its backlog (fd 4)
  *   pktinfo: fd 3 is UDP with IP_PKTINFO
  *   netlink: fd 3 is a netlink socket
  */
@@ -521,6 +526,67 @@ static void conn(const char *go)
 	printf("conn ok\n");
 }
 
+/* Accept a connection of listener @l: its peer is @c, it has @len of @want to read. */
+static void accept_pending(int l, int c, const void *want, size_t len)
+{
+	static unsigned char buf[80000];
+	struct sockaddr_in6 peer = {};
+	socklen_t plen = sizeof(peer);
+	int a = accept(l, (void *)&peer, &plen);
+
+	CHECK(a >= 0, "accept %d: %m", l);
+	CHECK(ntohs(peer.sin6_port) == port[c], "fd %d: accepted from port %u, not %u",
+	      l, ntohs(peer.sin6_port), port[c]);	/* same offset as sin_port */
+	CHECK(len <= sizeof(buf), "too long");
+	read_all(a, buf, len);
+	CHECK(!memcmp(buf, want, len), "fd %d: the connection of %d read other bytes", l, c);
+	CHECK(port_of(a) == port[l], "fd %d: accepted on port %u", l, port_of(a));
+	CHECK(write(a, "ack", 3) == 3, "write: %m");
+	read_all(c, buf, 3);
+	CHECK(!memcmp(buf, "ack", 3), "fd %d read %.3s", c, buf);
+	expect_empty(a);
+	close(a);
+}
+
+/*
+ * fd 3 listens on 127.0.0.1 with fd 4 and 5 connected, not accepted,
+ * each having written; fd 6 listens on ::1 (dual stack) with fd 7
+ * connected over IPv4, 30000 bytes written. After GOFILE accept() takes
+ * them in order, each with its bytes, and answers them.
+ */
+static void pending(const char *go)
+{
+	static unsigned char big7[30000];
+	struct sockaddr_in6 sin6 = v6(0);
+	size_t i;
+
+	bind4(sock_at(3, AF_INET, SOCK_STREAM), 0, LOCAL);
+	CHECK(!listen(3, 4), "listen 3: %m");
+	port[3] = port_of(3);
+	connect4(sock_at(4, AF_INET, SOCK_STREAM), port[3]);
+	connect4(sock_at(5, AF_INET, SOCK_STREAM), port[3]);
+	CHECK(write(4, "p-four", 6) == 6 && write(5, "p-five", 6) == 6, "write: %m");
+	sin6.sin6_addr = in6addr_any;
+	sock_at(6, AF_INET6, SOCK_STREAM);
+	setint(6, IPPROTO_IPV6, IPV6_V6ONLY, 0);
+	CHECK(!bind(6, (void *)&sin6, sizeof(sin6)) && !listen(6, 1), "listen 6: %m");
+	port[6] = port_of(6);
+	connect4(sock_at(7, AF_INET, SOCK_STREAM), port[6]);
+	for (i = 0; i < sizeof(big7); i++)
+		big7[i] = pat(i);
+	CHECK(write(7, big7, sizeof(big7)) == sizeof(big7), "write 7: %m");
+	for (i = 4; i <= 7; i++)
+		port[i] = port_of(i);
+	usleep(100000);
+	ready_then_wait(go);
+	accept_pending(3, 4, "p-four", 6);
+	accept_pending(3, 5, "p-five", 6);
+	CHECK(!fcntl(3, F_SETFL, O_NONBLOCK), "fcntl 3");
+	CHECK(accept(3, NULL, NULL) < 0 && errno == EAGAIN, "fd 3: a third connection");
+	accept_pending(6, 7, big7, sizeof(big7));
+	printf("pending ok\n");
+}
+
 /* A sum of every byte and where it is. */
 static uint64_t stream_sum(uint64_t sum, const unsigned char *buf, size_t n, size_t at)
 {
@@ -531,7 +597,7 @@ static uint64_t stream_sum(uint64_t sum, const unsigned char *buf, size_t n, siz
 	return sum;
 }
 
-static void server(uint16_t p)
+static void server(uint16_t p, const char *go)
 {
 	static unsigned char buf[65536];
 	uint64_t sum = 0;
@@ -543,8 +609,12 @@ static void server(uint16_t p)
 	setint(3, SOL_SOCKET, SO_REUSEADDR, 1);
 	bind4(3, p, LOCAL);
 	CHECK(!listen(3, 1), "listen: %m");
-	printf("ready %d\n", getpid());
-	fflush(stdout);
+	if (go) {
+		ready_then_wait(go);
+	} else {
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+	}
 	a = accept(3, NULL, NULL);
 	CHECK(a >= 0, "accept: %m");
 	while ((n = read(a, buf, sizeof(buf))) > 0) {
@@ -582,14 +652,6 @@ static void refusal(const char *mode, const char *go)
 		tcp_pair(3, 4, AF_INET);
 		CHECK(!shutdown(3, SHUT_WR), "shutdown: %m");
 		usleep(100000);
-	} else if (!strcmp(mode, "pending")) {
-		bind4(sock_at(5, AF_INET, SOCK_STREAM), 0, LOCAL);
-		CHECK(!listen(5, 2), "listen: %m");
-		connect4(sock_at(3, AF_INET, SOCK_STREAM), port_of(5));
-		CHECK(dup2(5, 4) == 4, "dup2");
-		close(5);
-		close(3);
-		usleep(100000);
 	} else if (!strcmp(mode, "pktinfo")) {
 		setint(sock_at(3, AF_INET, SOCK_DGRAM), IPPROTO_IP, IP_PKTINFO, 1);
 	} else if (!strcmp(mode, "netlink")) {
@@ -614,7 +676,11 @@ int main(int argc, char **argv)
 	close_range(3, ~0U, 0);
 	signal(SIGPIPE, SIG_IGN);	/* a reset connection fails with its line */
 	if (argc == 3 && !strcmp(argv[1], "server")) {
-		server(atoi(argv[2]));
+		server(atoi(argv[2]), NULL);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "lazy")) {
+		server(atoi(argv[2]), argv[3]);
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "client")) {
@@ -627,6 +693,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "conn")) {
 		conn(argv[2]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "pending")) {
+		pending(argv[2]);
 		return 0;
 	}
 	if (argc == 3) {

@@ -78,6 +78,10 @@
  *   inetnotavail the first INET record is bound to 10.9.9.9
  *   inetport80  the first INET record is bound to port 80
  *   inetmark    the first INET record has SO_MARK 5
+ *   inetwaiting the first TCP listener with connections not accepted has
+ *               backlog + 2 of them
+ *   inetwaitport the first connection a listener had not accepted is on
+ *               another port
  *   tcpunsent   the first TCP record has more bytes not sent than queued
  *   tcpwscale   the first TCP record has a window scale of 15
  *   none        nothing: only the checksum is computed again
@@ -292,7 +296,23 @@ static struct ckpt_inet *first_inet(int family, uint32_t nr_msgs)
 	while ((h = nth(CKPT_INET, n++, &prev))) {
 		struct ckpt_inet *r = (struct ckpt_inet *)h;
 
-		if ((!family || r->family == family) && r->nr_msgs >= nr_msgs)
+		if ((!family || r->family == family) && r->nr_msgs >= nr_msgs &&
+		    (!nr_msgs || r->type == SOCK_DGRAM))
+			return r;
+	}
+	return NULL;
+}
+
+/* The first TCP listener's INET record with connections not accepted */
+static struct ckpt_inet *first_waiting(void)
+{
+	struct ckpt_hdr *prev, *h;
+	int n = 0;
+
+	while ((h = nth(CKPT_INET, n++, &prev))) {
+		struct ckpt_inet *r = (struct ckpt_inet *)h;
+
+		if (r->state == CKPT_INET_LISTEN && r->nr_msgs)
 			return r;
 	}
 	return NULL;
@@ -307,8 +327,12 @@ static int mutate_inet(const char *m)
 		r = first_inet(AF_INET, !strcmp(m, "inetdgram"));
 	else if (!strcmp(m, "inetlen"))
 		r = first_inet(0, 1);
+	else if (!strcmp(m, "inetwaiting") || !strcmp(m, "inetwaitport"))
+		r = first_waiting();
 	if (!r)
 		return 1;
+	if (!strcmp(m, "inetwaitport"))	/* the listener's first connection */
+		r = (struct ckpt_inet *)((char *)r + r->h.len);
 	d = (struct ckpt_inet_dgram *)(r + 1);
 	if (!strcmp(m, "inetstate")) {
 		r->state = 7;
@@ -324,6 +348,10 @@ static int mutate_inet(const char *m)
 		r->lport = 80;
 	} else if (!strcmp(m, "inetmark")) {
 		r->mark = 5;
+	} else if (!strcmp(m, "inetwaiting")) {
+		r->nr_msgs = r->backlog + 2;
+	} else if (!strcmp(m, "inetwaitport")) {
+		r->lport++;
 	} else {
 		FAIL("unknown mutation %s", m);
 	}
