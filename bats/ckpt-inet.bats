@@ -14,6 +14,22 @@ inet_roundtrip() {
 	check_roundtrip "$1" "inet ok" ckpt-inet "$T/go"
 }
 
+# mutated_einval IMAGE MUTATION:TEXT...: each mutation of IMAGE (checksum
+# recomputed) is EINVAL, logged with TEXT; nothing is left running
+mutated_einval() {
+	local img=$1 m
+	shift
+	for m in "$@"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$img" "$T/bad" "${m%%:*}"
+		run rstr < "$T/bad"
+		echo "${m%%:*}: $status $output"
+		[ "$status" -eq 22 ]
+		expect_log "${m#*:}"
+		[ -z "$(pidof ckpt-inet)" ]
+	done
+}
+
 @test "inet: UDP datagrams (bytes and senders, IPv4 into IPv6), connected UDP, TCP listeners with their options, TCP connections with data queued both ways, over 127.0.0.1 and ::1 (syscalls)" {
 	inet_roundtrip syscall
 }
@@ -45,16 +61,8 @@ assert w["tcp"]["receive_queue"] == 6, w
 	check_roundtrip sysfs "pending ok" ckpt-inet pending "$T/go"
 	# killed before it accepts: its port is free (no TIME-WAIT) to bind again
 	image_of w ckpt-inet pending "$T/never"
-	for m in inetwaiting:"file [0-9]*: malformed inet record" \
-		inetwaitport:"file [0-9]*: malformed connection not yet accepted"; do
-		dmesg -c > /dev/null
-		ckpt-mutate "$T/w.img" "$T/bad" "${m%%:*}"
-		run rstr < "$T/bad"
-		echo "${m%%:*}: $status $output"
-		[ "$status" -eq 22 ]
-		expect_log "${m#*:}"
-		[ -z "$(pidof ckpt-inet)" ]
-	done
+	mutated_einval "$T/w.img" inetwaiting:"file [0-9]*: malformed inet record" \
+		inetwaitport:"file [0-9]*: malformed connection not yet accepted"
 	# unchanged, it comes back, its original killed with its queue
 	rstr < "$T/w.img" > "$T/rstr.out" 2>&1 &
 	r=$!
@@ -99,17 +107,9 @@ refused() {
 
 @test "inet: bad INET and TCP records and datagrams (checksum recomputed) are EINVAL, logged; nothing is left running" {
 	image_of i ckpt-inet "$T/go"
-	for m in inetstate:"malformed inet record" inetaddr:"malformed inet record" \
+	mutated_einval "$T/i.img" inetstate:"malformed inet record" inetaddr:"malformed inet record" \
 		inetdgram:"malformed datagram 0" inetlen:"malformed datagram 0" \
-		tcpunsent:"malformed TCP record" tcpwscale:"malformed TCP record"; do
-		dmesg -c > /dev/null
-		ckpt-mutate "$T/i.img" "$T/bad" "${m%%:*}"
-		run rstr < "$T/bad"
-		echo "${m%%:*}: $status $output"
-		[ "$status" -eq 22 ]
-		expect_log "${m#*:}"
-		[ -z "$(pidof ckpt-inet)" ]
-	done
+		tcpunsent:"malformed TCP record" tcpwscale:"malformed TCP record"
 }
 
 @test "inet: an address not configured here is EADDRNOTAVAIL; port 80 comes back for root, is EACCES for nobody; SO_MARK is EPERM for nobody; logged, nothing left" {
