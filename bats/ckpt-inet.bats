@@ -72,6 +72,33 @@ assert w["tcp"]["receive_queue"] == 6, w
 	[ "$(sed -n 2p "$T/w.out")" = "pending ok" ]
 }
 
+@test "inet: urgent data (MSG_OOB) comes back: a byte to read, one read, one inline, one not received yet with its sender's pointer and bytes not sent; reads stop at each mark as before (syscalls, then sysfs)" {
+	check_roundtrip syscall "urgent ok" ckpt-inet urgent "$T/go"
+	/usr/sbin/ckpt info "$T/img" | grep -q "12 to read, .*urgent byte 0x21 at 6$"
+	/usr/sbin/ckpt info --json "$T/img" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+files = {f["index"]: f for f in d["files"]}
+tcp = {x["fd"]: files[x["file"]].get("tcp", {}) for x in d["fds"]}
+def urg(fd):
+    return tuple(tcp[fd].get(k) for k in ("urgent", "urgent_mark", "urgent_byte"))
+assert urg(4) == ("to_read", 6, 0x21), urg(4)
+assert urg(6) == ("read", 2, None), urg(6)
+assert urg(8) == ("to_read", 2, 0x23), urg(8)
+assert urg(10) == ("not_received", 50000, None), (urg(10), tcp[10])
+assert tcp[10]["receive_queue"] > 0, tcp[10]
+assert tcp[9]["urgent_pointer"] == tcp[9]["send_queue"] == 50001 - tcp[10]["receive_queue"], tcp[9]
+assert tcp[9]["not_sent"] > 0, tcp[9]
+assert all("urgent_pointer" not in tcp[fd] for fd in (3, 4, 5, 6, 7, 8, 10)), tcp
+'
+	rm -f "$T/go"
+	check_roundtrip sysfs "urgent ok" ckpt-inet urgent "$T/go"
+	image_of u ckpt-inet urgent "$T/never"
+	mutated_einval "$T/u.img" tcpurgboth:"malformed TCP record" \
+		tcpurgmark:"malformed TCP record" tcpurgbyte:"malformed TCP record" \
+		tcpurgup:"malformed TCP record"
+}
+
 # refused MODE RC TEXT: ckpt-inet MODE is refused with RC, logging TEXT; it runs on
 refused() {
 	start_bg "$T/$1.out" ckpt-inet "$1" "$T/go"

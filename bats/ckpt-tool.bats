@@ -155,6 +155,7 @@ PY
 	ckpt-inet lo
 	image_of inet ckpt-inet "$T/never"
 	image_of pending ckpt-inet pending "$T/never"
+	image_of urgent ckpt-inet urgent "$T/never"
 	for m in sleep:clockid sleep:dr7 sleep:tls sleep:xfeatures sleep:version sleep:mmflags sleep:saflags \
 		sleep:membarrier sleep:spec77 seccomp:bpf seccomp:seccompprev seccomp:seccompleaf \
 		threads:threadseccomp threads:threadnnp events:epolldup ptimers:alarm ptimers:clock10 \
@@ -166,7 +167,8 @@ PY
 		listen:unixbacklog listen:unixclient listen:unixwait listen:unixembryo \
 		listen:unixorphan listen:unixaccepted unix:unixcred unix:unixrights \
 		unix:unixqueue unix:unixflight inet:inetstate inet:inetaddr inet:inetdgram \
-		inet:inetlen inet:tcpunsent inet:tcpwscale pending:inetwaiting pending:inetwaitport; do
+		inet:inetlen inet:tcpunsent inet:tcpwscale pending:inetwaiting pending:inetwaitport \
+		urgent:tcpurgboth urgent:tcpurgmark urgent:tcpurgbyte urgent:tcpurgup; do
 		img="$T/${m#*:}.img"
 		ckpt-mutate "$T/${m%%:*}.img" "$img" "${m#*:}"
 		dmesg -c > /dev/null
@@ -186,11 +188,11 @@ PY
 		n=$((n + 1))
 		sleep 0.6
 	done
-	[ "$n" -ge 56 ]
+	[ "$n" -ge 60 ]
 	# the images they came from are valid
 	$TOOL validate -q "$T/sleep.img" "$T/threads.img" "$T/seccomp.img" "$T/events.img" \
 		"$T/ptimers.img" "$T/pipes.img" "$T/locks.img" "$T/prctl.img" "$T/unix.img" \
-		"$T/listen.img" "$T/inet.img" "$T/pending.img"
+		"$T/listen.img" "$T/inet.img" "$T/pending.img" "$T/urgent.img"
 }
 
 @test "tool: validate refuses truncated, flipped and foreign images as the kernel does" {

@@ -35,6 +35,14 @@
  *   a dual-stack listener on [::] with one from fd 7 over IPv4 (30000
  *   bytes written); after GOFILE accepts them in order, checks their
  *   bytes and peers, answers them, prints "pending ok".
+ * ckpt-inet urgent GOFILE: TCP connections with urgent data (MSG_OOB):
+ *   fd 3 to 4 over 127.0.0.1: "before", urgent "!", "after"; 4 read none
+ *   fd 5 to 6 over ::1: "ab", urgent "?", "cd"; 6 read the urgent byte
+ *   fd 7 to 8 over 127.0.0.1, 8 with SO_OOBINLINE: "in", urgent "#", "line"
+ *   fd 9 to 10 over 127.0.0.1, 10 with a small SO_RCVBUF: 50000 bytes and
+ *          an urgent "U", in one send(); most not sent, 10's byte to come
+ *   after GOFILE each reads what it would have, up to and past its mark,
+ *   prints "urgent ok".
  * ckpt-inet server PORT: a TCP listener on 127.0.0.1:PORT (SO_REUSEADDR)
  *   prints "ready", reads the stream of one client to its end and prints
  *   "server BYTES SUM".
@@ -56,9 +64,13 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include "ckpt.h"
+
+#define URG_BULK	50000
 
 static uint16_t port[20];
 static int sndbuf9, rcvbuf10;
@@ -380,7 +392,8 @@ static void check_tcp(void)
 }
 
 /* A TCP connection between @cfd and @sfd over @family; @sfd accepted. */
-static void tcp_pair(int cfd, int sfd, int family)
+/* @cfd a TCP client of @sfd; @rcvbuf: @sfd's SO_RCVBUF, if not 0 */
+static void tcp_pair(int cfd, int sfd, int family, int rcvbuf)
 {
 	struct sockaddr_in6 sin6 = v6(0);
 	struct sockaddr_in sin = v4(0, LOCAL);
@@ -389,7 +402,10 @@ static void tcp_pair(int cfd, int sfd, int family)
 	void *sa = family == AF_INET ? (void *)&sin : (void *)&sin6;
 	int a;
 
-	CHECK(l >= 0 && !bind(l, sa, len) && !listen(l, 1), "listener: %m");
+	CHECK(l >= 0, "listener: %m");
+	if (rcvbuf)
+		setint(l, SOL_SOCKET, SO_RCVBUF, rcvbuf);
+	CHECK(!bind(l, sa, len) && !listen(l, 1), "listener: %m");
 	CHECK(!getsockname(l, sa, &len), "getsockname: %m");
 	sock_at(cfd, family, SOCK_STREAM);
 	CHECK(!connect(cfd, sa, len), "connect %d: %m", cfd);
@@ -408,7 +424,7 @@ static void setup_conns(void)
 	ssize_t n;
 	size_t i;
 
-	tcp_pair(13, 14, AF_INET);
+	tcp_pair(13, 14, AF_INET, 0);
 	CHECK(!fcntl(13, F_SETFL, O_NONBLOCK), "fcntl 13");
 	for (;;) {
 		for (i = 0; i < sizeof(chunk); i++)
@@ -421,7 +437,7 @@ static void setup_conns(void)
 	}
 	CHECK(!fcntl(13, F_SETFL, 0), "fcntl 13");
 	CHECK(write(14, "from14", 6) == 6, "write 14: %m");
-	tcp_pair(15, 16, AF_INET6);
+	tcp_pair(15, 16, AF_INET6, 0);
 	setint(15, IPPROTO_TCP, TCP_NODELAY, 1);
 	CHECK(write(15, "six-c", 5) == 5 && write(16, "six-s", 5) == 5, "write 15/16: %m");
 	wait_in(14);
@@ -503,7 +519,7 @@ static void conn(const char *go)
 {
 	char buf[2];
 
-	tcp_pair(3, 4, AF_INET);
+	tcp_pair(3, 4, AF_INET, 0);
 	CHECK(write(3, "c3", 2) == 2 && write(4, "s4", 2) == 2, "write: %m");
 	bind4(sock_at(5, AF_INET, SOCK_DGRAM), 0, LOCAL);
 	port[5] = port_of(5);
@@ -646,10 +662,96 @@ static void client(uint16_t p, size_t bytes)
 	printf("client %zu %llu\n", total, (unsigned long long)sum);
 }
 
+/* Wait for @fd's urgent byte, check it is @want. */
+static void expect_oob(int fd, char want)
+{
+	struct pollfd p = { .fd = fd, .events = POLLPRI };
+	char c;
+
+	CHECK(poll(&p, 1, 5000) == 1 && p.revents & POLLPRI, "fd %d: no urgent byte", fd);
+	CHECK(recv(fd, &c, 1, MSG_OOB) == 1 && c == want, "fd %d: urgent %c: %m", fd, c);
+}
+
+/* Read @len bytes of @fd as one read(), which stops at the urgent mark. */
+static void read_to_mark(int fd, const char *want, size_t len)
+{
+	char buf[64];
+
+	CHECK(sockatmark(fd) == 0, "fd %d: at its urgent mark", fd);
+	CHECK(read(fd, buf, sizeof(buf)) == (ssize_t)len && !memcmp(buf, want, len),
+	      "fd %d: not %s up to its mark", fd, want);
+	CHECK(sockatmark(fd) == 1, "fd %d: not at its urgent mark", fd);
+}
+
+static void setup_urgent(void)
+{
+	static unsigned char bulk[URG_BULK + 1];
+	int i;
+
+	tcp_pair(3, 4, AF_INET, 0);
+	CHECK(send(3, "before!", 7, MSG_OOB) == 7 && write(3, "after", 5) == 5, "3: %m");
+	tcp_pair(5, 6, AF_INET6, 0);
+	CHECK(send(5, "ab?", 3, MSG_OOB) == 3 && write(5, "cd", 2) == 2, "5: %m");
+	expect_oob(6, '?');
+	tcp_pair(7, 8, AF_INET, 0);
+	setint(8, SOL_SOCKET, SO_OOBINLINE, 1);
+	CHECK(send(7, "in#", 3, MSG_OOB) == 3 && write(7, "line", 4) == 4, "7: %m");
+	/* all of it queued before the urgent pointer is set, then sent with it */
+	tcp_pair(9, 10, AF_INET, 2048);
+	setint(9, SOL_SOCKET, SO_SNDBUF, 1 << 20);
+	for (i = 0; i < URG_BULK; i++)
+		bulk[i] = pat(i);
+	bulk[URG_BULK] = 'U';
+	CHECK(send(9, bulk, sizeof(bulk), MSG_OOB | MSG_DONTWAIT) == sizeof(bulk), "9: %m");
+	wait_in(4);
+	wait_in(6);
+	wait_in(8);
+	wait_in(10);
+	CHECK(ioctl(9, SIOCOUTQNSD, &i) == 0 && i > 0, "9: all sent");
+}
+
+static void check_urgent(void)
+{
+	static unsigned char chunk[8192];
+	size_t got, k;
+	ssize_t n;
+	char c, buf[8];
+
+	read_to_mark(4, "before", 6);
+	expect_oob(4, '!');
+	read_all(4, buf, 5);
+	CHECK(!memcmp(buf, "after", 5), "4: %.5s", buf);
+	CHECK(recv(6, &c, 1, MSG_OOB) < 0 && errno == EINVAL, "6: urgent byte again");
+	read_to_mark(6, "ab", 2);
+	read_all(6, buf, 2);
+	CHECK(!memcmp(buf, "cd", 2), "6: %.2s", buf);
+	read_to_mark(8, "in", 2);
+	CHECK(recv(8, &c, 1, MSG_OOB) < 0 && errno == EINVAL, "8: out of line");
+	read_all(8, buf, 5);
+	CHECK(!memcmp(buf, "#line", 5), "8: %.5s", buf);
+	for (got = 0; got < URG_BULK; got += n) {
+		CHECK(sockatmark(10) == 0, "10: at its mark after %zu", got);
+		n = read(10, chunk, sizeof(chunk));
+		CHECK(n > 0 && got + n <= URG_BULK, "10: read %zd after %zu: %m", n, got);
+		for (k = 0; k < (size_t)n; k++)
+			CHECK(chunk[k] == pat(got + k), "10: byte %zu", got + k);
+	}
+	CHECK(sockatmark(10) == 1, "10: not at its mark");
+	expect_oob(10, 'U');
+	CHECK(write(9, "end", 3) == 3 && write(3, "more", 4) == 4, "write: %m");
+	read_all(10, buf, 3);
+	CHECK(!memcmp(buf, "end", 3), "10: %.3s", buf);
+	read_all(4, buf, 4);
+	CHECK(!memcmp(buf, "more", 4) && !sockatmark(4), "4: %.4s", buf);
+	for (k = 4; k <= 10; k += 2)
+		expect_empty(k);
+	printf("urgent ok\n");
+}
+
 static void refusal(const char *mode, const char *go)
 {
 	if (!strcmp(mode, "closing")) {
-		tcp_pair(3, 4, AF_INET);
+		tcp_pair(3, 4, AF_INET, 0);
 		CHECK(!shutdown(3, SHUT_WR), "shutdown: %m");
 		usleep(100000);
 	} else if (!strcmp(mode, "pktinfo")) {
@@ -693,6 +795,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "conn")) {
 		conn(argv[2]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "urgent")) {
+		setup_urgent();
+		ready_then_wait(argv[2]);
+		check_urgent();
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "pending")) {

@@ -84,6 +84,10 @@
  *               another port
  *   tcpunsent   the first TCP record has more bytes not sent than queued
  *   tcpwscale   the first TCP record has a window scale of 15
+ *   tcpurgboth  the first TCP record has two urgent states
+ *   tcpurgmark  the first TCP record has an urgent mark 2^31 bytes on
+ *   tcpurgbyte  the first TCP record has an urgent byte it read
+ *   tcpurgup    the first TCP record has an urgent pointer past its queue
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -435,6 +439,27 @@ static int mutate_wait(const char *m)
 	return 0;
 }
 
+/* Urgent data of TCP record @t */
+static int mutate_urgent(struct ckpt_tcp *t, const char *m)
+{
+	if (!strcmp(m, "tcpurgboth")) {
+		t->flags |= CKPT_TCP_URG_NOTYET | CKPT_TCP_URG_VALID;
+	} else if (!strcmp(m, "tcpurgmark")) {
+		t->flags = (t->flags & ~CKPT_TCP_URG) | CKPT_TCP_URG_NOTYET;
+		t->urg_mark = 1U << 31;
+		t->urg_byte = 0;
+	} else if (!strcmp(m, "tcpurgbyte")) {
+		t->flags = (t->flags & ~CKPT_TCP_URG) | CKPT_TCP_URG_READ;
+		t->urg_mark = 0;
+		t->urg_byte = '!';
+	} else if (!strcmp(m, "tcpurgup")) {
+		t->snd_up = t->sndq_len + 1;
+	} else {
+		FAIL("unknown mutation %s", m);
+	}
+	return 0;
+}
+
 static int mutate(const char *m)
 {
 	struct ckpt_hdr *h;
@@ -576,8 +601,10 @@ static int mutate(const char *m)
 			return 1;
 		if (!strcmp(m, "tcpunsent"))
 			t->unsent = t->sndq_len + 1;
-		else
+		else if (!strcmp(m, "tcpwscale"))
 			t->snd_wscale = 15;
+		else
+			return mutate_urgent(t, m);
 	} else if (strcmp(m, "none")) {
 		FAIL("unknown mutation %s", m);
 	}
