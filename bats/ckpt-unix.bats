@@ -10,7 +10,7 @@ unix_roundtrip() {
 	check_roundtrip "$1" "unix ok" ckpt-unix "$T/go"
 }
 
-@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), credentials and descriptors in flight, options, shutdown (syscalls)" {
+@test "unix: stream, datagram and seqpacket pairs, data queued both ways (boundaries, a part read), credentials and descriptors in flight (also to sockets whose peer is closed), options, shutdown (syscalls)" {
 	unix_roundtrip syscall
 }
 
@@ -32,7 +32,7 @@ refused() {
 	runs_on "$PID"
 }
 
-@test "unix: a descriptor in flight to a closed peer, credentials of a process that exited, an epoll with items in flight, a peer outside the process are refused, logged; the process runs on" {
+@test "unix: a descriptor in flight to a connection not accepted yet, credentials of a process that exited, an epoll with items in flight, a peer outside the process are refused, logged; the process runs on" {
 	refused rights 95 "fd 3: descriptors (SCM_RIGHTS) are queued"
 	refused creds 95 "fd 3: credentials of a process that exited are queued"
 	refused epoll 95 "fd 3: an epoll with items in flight cannot come back"

@@ -19,7 +19,8 @@
  *   fd 10: datagram socket, unbound
  * MODE disconnect: peers outside, in a child; after GOFILE checks they are
  * gone and prints "disconnect ok":
- *   fd 3:  stream, its peer in the child, which sent "from child"
+ *   fd 3:  stream, its peer in the child, which sent "from child", then
+ *          "fdc" with the read end of a pipe of its own with "cpipe"
  *   fd 4:  stream, its peer closed after it sent "orphan"
  *   fd 5:  stream listener on DIR/d.sock, non-blocking; it accepted 6
  *          from the child, which then sent "acc"; another connection from
@@ -281,6 +282,42 @@ static void pair_at(int type, int a, int b)
 	      "pair at %d, %d", a, b);
 }
 
+/* Send @data on @fd with the descriptor @pass (SCM_RIGHTS). */
+static void send_fd(int fd, const char *data, int pass)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { (void *)data, strlen(data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pass, sizeof(int));
+	CHECK(sendmsg(fd, &msg, 0) == (ssize_t)strlen(data), "send %s: %s", data,
+	      strerror(errno));
+}
+
+/* Read @data from @fd with one descriptor, and return it. */
+static int recv_fd(int fd, const char *data)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, strlen(data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int passed;
+
+	CHECK(recvmsg(fd, &msg, MSG_DONTWAIT) == (ssize_t)strlen(data) &&
+	      !memcmp(buf, data, strlen(data)), "fd %d: not %s", fd, data);
+	c = CMSG_FIRSTHDR(&msg);
+	CHECK(c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)),
+	      "fd %d: %s without its descriptor", fd, data);
+	memcpy(&passed, CMSG_DATA(c), sizeof(int));
+	return passed;
+}
+
 static void setup_disconnect(const char *dir)
 {
 	struct sockaddr_un d, d2;
@@ -306,8 +343,12 @@ static void setup_disconnect(const char *dir)
 		connect_at(23, SOCK_STREAM, &d, sun_len(&d));
 		connect_at(24, SOCK_STREAM, &d, sun_len(&d));
 		CHECK(write(24, "pend", 4) == 4 && send(22, "dg", 2, 0) == 2 &&
-		      write(20, "from child", 10) == 10 && write(31, "", 1) == 1,
-		      "child: %s", strerror(errno));
+		      write(20, "from child", 10) == 10 && !pipe(p) &&
+		      write(p[1], "cpipe", 5) == 5, "child: %s", strerror(errno));
+		send_fd(20, "fdc", p[0]);
+		close(p[0]);
+		close(p[1]);
+		CHECK(write(31, "", 1) == 1, "child: %s", strerror(errno));
 		/* once accepted: what an embryo is sent carries credentials */
 		CHECK(read(32, buf, 1) == 1 && write(23, "acc", 3) == 3 &&
 		      write(31, "", 1) == 1, "child: %s", strerror(errno));
@@ -329,7 +370,11 @@ static void check_disconnect(const char *dir)
 	int c;
 
 	path_addr(&d, dir, "d.sock");
-	expect(3, "from child", 10);
+	CHECK(recv(3, buf, 10, MSG_DONTWAIT) == 10 && !memcmp(buf, "from child", 10),
+	      "fd 3: not from child");
+	c = recv_fd(3, "fdc");
+	CHECK(read(c, buf, sizeof(buf)) == 5 && !memcmp(buf, "cpipe", 5) && !close(c),
+	      "the child's pipe");
 	CHECK(recv(3, buf, 1, MSG_DONTWAIT) == 0, "fd 3: no EOF");
 	CHECK(send(3, "x", 1, MSG_NOSIGNAL) < 0 && errno == EPIPE, "fd 3: send");
 	expect(4, "orphan", 6);

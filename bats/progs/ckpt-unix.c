@@ -22,18 +22,22 @@
  *               with fds 18 and 15 itself
  *   fds 17, 18: datagram; 17 has "dg" with both ends of a stream pair
  *               closed since, one with "inner" to read
+ *   fd 19:      stream, its peer closed: "g1" with a pipe's read end
+ *               ("gone" in the pipe, its ends closed since), then "g2"
+ *   fd 20:      datagram, its peer closed: "gd" with fd 19
  * MODE:
  *   self:   only fds 3, 4, a stream: 3 has SO_PASSCRED and "self" to
  *           read with the credentials the kernel adds; "self ok"
  * MODE, a refusal (the process then just waits for GOFILE):
- *   rights: fd 3 has a message with a descriptor (SCM_RIGHTS) to read,
- *           its peer closed
+ *   rights: fd 3 a listener on an abstract name, whose connection from
+ *           fd 4, not accepted, has a message with a descriptor to read
  *   creds:  fd 3 has a message from a child that exited, with SO_PASSCRED
  *   epoll:  fd 3 has a message with an epoll watching fd 4, closed since
  *   outside: fd 3 is connected to a socket held by a child process
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stddef.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
@@ -286,6 +290,17 @@ static void hold_rights(void)
 	send_fds(18, "dg", in, 2);
 	close(in[0]);
 	close(in[1]);
+	/* sent, then their peer closed */
+	pair(SOCK_STREAM, 19);
+	CHECK(!pipe(p) && write(p[1], "gone", 4) == 4, "pipe");
+	close(p[1]);
+	send_fds(20, "g1", p, 1);
+	close(p[0]);
+	CHECK(write(20, "g2", 2) == 2, "fd 20: write");
+	close(20);
+	CHECK(!socketpair(AF_UNIX, SOCK_DGRAM, 0, in) && in[0] == 20, "pair 20");
+	send_fds(in[1], "gd", (int []){ 19 }, 1);
+	close(in[1]);
 }
 
 static void check_rights(void)
@@ -308,6 +323,19 @@ static void check_rights(void)
 	expect(f[0], "back", 4, 0);
 	close(f[0]);
 	close(f[1]);
+	recv_fds(19, "g1", f, 1);
+	CHECK(read(f[0], buf, sizeof(buf)) == 4 && !memcmp(buf, "gone", 4) &&
+	      read(f[0], buf, 1) == 0, "the pipe in flight to 19");
+	close(f[0]);
+	recv_fds(19, "g2", f, 0);
+	CHECK(read(19, buf, 1) == 0, "fd 19: not at its end");
+	CHECK(send(19, "x", 1, MSG_NOSIGNAL) < 0 && errno == EPIPE, "fd 19: write: %s",
+	      strerror(errno));
+	recv_fds(20, "gd", f, 1);
+	same_file(f[0], 19);
+	close(f[0]);
+	CHECK(send(20, "x", 1, 0) < 0 && errno == ECONNREFUSED, "fd 20: send: %s",
+	      strerror(errno));
 }
 
 /* The refusals: fd 3 is what cannot come back. */
@@ -349,6 +377,14 @@ static void refusal(const char *mode)
 		return;
 	}
 	if (!strcmp(mode, "rights")) {
+		struct sockaddr_un sun = { AF_UNIX, "\0ckpt-unix-rights" };
+		socklen_t len = offsetof(struct sockaddr_un, sun_path) + 17;
+
+		close(3);
+		close(4);
+		CHECK(socket(AF_UNIX, SOCK_STREAM, 0) == 3 && !bind(3, (void *)&sun, len) &&
+		      !listen(3, 1) && socket(AF_UNIX, SOCK_STREAM, 0) == 4 &&
+		      !connect(4, (void *)&sun, len), "listener: %s", strerror(errno));
 		msg.msg_control = cbuf;
 		msg.msg_controllen = sizeof(cbuf);
 		c = CMSG_FIRSTHDR(&msg);
@@ -358,8 +394,6 @@ static void refusal(const char *mode)
 		memcpy(CMSG_DATA(c), &(int){ 0 }, sizeof(int));
 	}
 	CHECK(sendmsg(4, &msg, 0) == 1, "sendmsg: %s", strerror(errno));
-	if (!strcmp(mode, "rights"))
-		close(4);
 }
 
 int main(int argc, char **argv)
