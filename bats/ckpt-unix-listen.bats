@@ -64,13 +64,14 @@ refused() {
 	rm -f "$T"/*.sock
 }
 
-@test "unix listen: peers outside, a connected socket bound itself, bound senders, relative and removed paths are refused, logged; the process runs on" {
+@test "unix listen: peers outside, a connected socket bound itself, bound senders, relative and removed paths, a socket connected one way to one of no address are refused, logged; the process runs on" {
 	refused outclient 16 "fd 3: unix listener: a connection in its backlog is from outside the image"
 	refused outlistener 16 "fd 3: unix socket: connecting to a listener outside the image"
 	refused boundconn 95 "fd 4: unix socket: a connected socket bound to an address cannot come back yet"
 	refused boundfrom 95 "fd 3: a message from a bound socket is queued"
 	refused relative 95 "fd 3: unix socket bound to ./rel.sock, now at $T/rel.sock"
 	refused removed 95 "fd 3: the socket file of $T/gone.sock was removed"
+	refused owunbound 95 "fd 3: unix socket: connected one way to a socket of no address"
 }
 
 @test "unix listen: bad records of bound and listening sockets (checksum recomputed) are EINVAL, logged; nothing is left running" {
@@ -78,7 +79,8 @@ refused() {
 	for m in unixaddr:"malformed unix record" unixbacklog:"malformed unix record" \
 		unixclient:"is not its client" unixwait:"not the unix socket its listener" \
 		unixembryo:"malformed unix record" unixorphan:"did not connect it" \
-		unixaccepted:"malformed unix record"; do
+		unixaccepted:"malformed unix record" unixoneway:"malformed unix record" \
+		unixowpeer:"is not a bound socket of its type"; do
 		dmesg -c > /dev/null
 		ckpt-mutate "$T/l.img" "$T/bad" "${m%%:*}"
 		run rstr < "$T/bad"

@@ -61,6 +61,9 @@
  *   unixorphan  the first connection waiting in a backlog has no client
  *   unixaccepted the first accepted socket has no address
  *   unixgone    the first socket whose peer is gone names file 0 as its peer
+ *   unixoneway  the first socket connected one way is a stream socket
+ *   unixowpeer  the first socket connected one way names a client in a
+ *               backlog as its peer
  *   unixcred    the first message with credentials has credential flag 4
  *               (there is none)
  *   unixcredpid the first message with the process's own credentials
@@ -277,6 +280,15 @@ static int mutate_listen(const char *m)
 	} else if (!strcmp(m, "unixrights") || !strcmp(m, "unixqueue") ||
 		   !strcmp(m, "unixflight")) {
 		return mutate_rights(m);
+	} else if (!strcmp(m, "unixoneway") || !strcmp(m, "unixowpeer")) {
+		r = nth_unix(CKPT_UNIX_ONEWAY, 0);
+		r0 = nth_unix(CKPT_UNIX_EMBRYO, 0);
+		if (!r || !r0 || r0->peer == CKPT_UNIX_NOPEER)
+			return 1;
+		if (!strcmp(m, "unixoneway"))
+			r->type = SOCK_STREAM;
+		else
+			r->peer = r0->peer;	/* a client in a backlog */
 	} else if (!strcmp(m, "unixembryo") || !strcmp(m, "unixorphan")) {
 		r = nth_unix(CKPT_UNIX_EMBRYO, 0);
 		if (!r)

@@ -17,6 +17,9 @@
  *          2000-byte datagram to read, from a closed unbound socket
  *   fd 9:  stream socket autobound to an abstract name, not listening
  *   fd 10: datagram socket, unbound
+ *   fd 16: datagram socket connected one way to 17, sent it "q16"
+ *   fd 17: datagram socket bound to the abstract name "ckpt-ow.PID"
+ *   fd 18: datagram socket connected one way to 8
  * MODE disconnect: peers outside, in a child; after GOFILE checks they are
  * gone and prints "disconnect ok":
  *   fd 3:  stream, its peer in the child, which sent "from child", then
@@ -34,6 +37,8 @@
  *   boundfrom:   fd 3 has a datagram from the bound socket 4 to read
  *   relative:    fd 3 is bound to the relative path DIR/rel.sock
  *   removed:     fd 3 is bound to DIR/gone.sock, which was removed
+ *   owunbound:   fd 3 is connected one way to 4, of no address (a datagram
+ *                pair of which 4 connected to 5 since)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -46,8 +51,8 @@
 #include <sys/un.h>
 #include "ckpt.h"
 
-static struct sockaddr_un srv, dg, ab;
-static socklen_t ab_len;
+static struct sockaddr_un srv, dg, ab, ow;
+static socklen_t ab_len, ow_len;
 static char buf[4096], big[2000];
 
 static void path_addr(struct sockaddr_un *sun, const char *dir, const char *name)
@@ -192,6 +197,24 @@ static void check_dgram(void)
 	close(s);
 }
 
+/* 16 and 18 send to their peers, which are connected to none */
+static void check_oneway(void)
+{
+	struct sockaddr_un got;
+	socklen_t n = sizeof(got);
+
+	same_name(16, &ow, ow_len, true);
+	same_name(17, &ow, ow_len, false);
+	same_name(18, &dg, sun_len(&dg), true);
+	CHECK(getpeername(17, (void *)&got, &n) < 0 && errno == ENOTCONN, "fd 17: a peer");
+	expect(17, "q16", 3);
+	CHECK(send(16, "n16", 3, 0) == 3 && send(18, "n18", 3, 0) == 3, "send: %s",
+	      strerror(errno));
+	expect(17, "n16", 3);
+	expect(8, "n18", 3);
+	CHECK(recv(16, buf, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN, "fd 16: a message");
+}
+
 static void check_alone(const struct sockaddr_un *auto9, socklen_t len9)
 {
 	struct sockaddr_un got;
@@ -244,6 +267,15 @@ static void setup(const char *dir)
 	a9.sun_family = AF_UNIX;
 	CHECK(!bind(9, (void *)&a9, len), "autobind 9: %s", strerror(errno));
 	sock_at(SOCK_DGRAM, 10);
+	/* connected one way: to a socket of the image, not to them */
+	ow.sun_family = AF_UNIX;
+	ow_len = offsetof(struct sockaddr_un, sun_path) + 1 +
+		 sprintf(ow.sun_path + 1, "ckpt-ow.%d", getpid());
+	sock_at(SOCK_DGRAM, 17);
+	CHECK(!bind(17, (void *)&ow, ow_len), "bind 17: %s", strerror(errno));
+	connect_at(16, SOCK_DGRAM, &ow, ow_len);
+	CHECK(send(16, "q16", 3, 0) == 3, "send 16: %s", strerror(errno));
+	connect_at(18, SOCK_DGRAM, &dg, sun_len(&dg));
 }
 
 /* A child connects to listener 3, or listens for 3: the peer is outside. */
@@ -416,6 +448,13 @@ static void refusal(const char *mode, const char *dir)
 		outside(mode, &sun);
 		return;
 	}
+	if (!strcmp(mode, "owunbound")) {
+		pair_at(SOCK_DGRAM, 3, 4);
+		sock_at(SOCK_DGRAM, 5);
+		CHECK(!bind(5, (void *)&sun, sun_len(&sun)), "bind 5: %s", strerror(errno));
+		CHECK(!connect(4, (void *)&sun, sun_len(&sun)), "connect 4: %s", strerror(errno));
+		return;
+	}
 	sock_at(SOCK_DGRAM, 3);
 	if (!strcmp(mode, "relative")) {
 		CHECK(!chdir(dir), "chdir");
@@ -468,6 +507,7 @@ int main(int argc, char **argv)
 	check_stream(argv[1]);
 	check_dgram();
 	check_alone(&a9, len9);
+	check_oneway();
 	printf("listen ok\n");
 	return 0;
 }
