@@ -99,6 +99,20 @@ assert all("urgent_pointer" not in tcp[fd] for fd in (3, 4, 5, 6, 7, 8, 10)), tc
 		tcpurgup:"malformed TCP record"
 }
 
+@test "inet: a TCP connection another process holds too is EBUSY with --kill, logged (the kill would leave it in repair mode there); the process runs on, and a checkpoint without --kill takes it" {
+	start_bg "$T/s.out" ckpt-inet shared "$T/go"
+	expect_rc 16 ckpt-save "$PID" "$T/img" 2
+	expect_log "fd 3: a TCP socket another process holds too cannot end with the checkpoint"
+	runs_on "$PID"
+	run /usr/sbin/ckpt checkpoint --kill "$PID" -o "$T/img"
+	[ "$status" -ne 0 ]
+	runs_on "$PID"
+	ckpt-save "$PID" "$T/img" > /dev/null
+	runs_on "$PID"
+	touch "$T/go"
+	wait_for "$T/s.out" "^shared ok"
+}
+
 # refused MODE RC TEXT: ckpt-inet MODE is refused with RC, logging TEXT; it runs on
 refused() {
 	start_bg "$T/$1.out" ckpt-inet "$1" "$T/go"

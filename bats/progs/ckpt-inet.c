@@ -55,6 +55,8 @@
  *            for writing
  *   pktinfo: fd 3 is UDP with IP_PKTINFO
  *   netlink: fd 3 is a netlink socket
+ * ckpt-inet shared GOFILE: fds 3 and 4 a TCP connection over 127.0.0.1
+ *   that a child holds too; after GOFILE checks it works, prints "shared ok".
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -67,6 +69,7 @@
 #include <linux/sockios.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include "ckpt.h"
 
@@ -756,12 +759,28 @@ static void refusal(const char *mode, const char *go)
 		usleep(100000);
 	} else if (!strcmp(mode, "pktinfo")) {
 		setint(sock_at(3, AF_INET, SOCK_DGRAM), IPPROTO_IP, IP_PKTINFO, 1);
+	} else if (!strcmp(mode, "shared")) {
+		tcp_pair(3, 4, AF_INET, 0);
+		if (!fork()) {
+			/* held only while its parent lives: the test leaves nothing */
+			CHECK(!prctl(PR_SET_PDEATHSIG, SIGKILL), "pdeathsig");
+			pause();
+			_exit(0);
+		}
 	} else if (!strcmp(mode, "netlink")) {
 		CHECK(socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) == 3, "netlink: %m");
 	} else {
 		FAIL("unknown mode %s", mode);
 	}
 	ready_then_wait(go);
+	if (!strcmp(mode, "shared")) {
+		char buf[2];
+
+		CHECK(write(3, "s3", 2) == 2, "write 3: %m");
+		read_all(4, buf, 2);
+		CHECK(!memcmp(buf, "s3", 2), "fd 4 read %.2s", buf);
+		printf("shared ok\n");
+	}
 }
 
 int main(int argc, char **argv)
