@@ -50,6 +50,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include "ckpt.h"
+#include "ckpt-scm.h"
 
 static struct sockaddr_un srv, dg, ab, ow;
 static socklen_t ab_len, ow_len;
@@ -314,42 +315,6 @@ static void pair_at(int type, int a, int b)
 	      "pair at %d, %d", a, b);
 }
 
-/* Send @data on @fd with the descriptor @pass (SCM_RIGHTS). */
-static void send_fd(int fd, const char *data, int pass)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = {};
-	struct iovec iov = { (void *)data, strlen(data) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &pass, sizeof(int));
-	CHECK(sendmsg(fd, &msg, 0) == (ssize_t)strlen(data), "send %s: %s", data,
-	      strerror(errno));
-}
-
-/* Read @data from @fd with one descriptor, and return it. */
-static int recv_fd(int fd, const char *data)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { buf, strlen(data) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c;
-	int passed;
-
-	CHECK(recvmsg(fd, &msg, MSG_DONTWAIT) == (ssize_t)strlen(data) &&
-	      !memcmp(buf, data, strlen(data)), "fd %d: not %s", fd, data);
-	c = CMSG_FIRSTHDR(&msg);
-	CHECK(c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)),
-	      "fd %d: %s without its descriptor", fd, data);
-	memcpy(&passed, CMSG_DATA(c), sizeof(int));
-	return passed;
-}
-
 static void setup_disconnect(const char *dir)
 {
 	struct sockaddr_un d, d2;
@@ -377,7 +342,7 @@ static void setup_disconnect(const char *dir)
 		CHECK(write(24, "pend", 4) == 4 && send(22, "dg", 2, 0) == 2 &&
 		      write(20, "from child", 10) == 10 && !pipe(p) &&
 		      write(p[1], "cpipe", 5) == 5, "child: %s", strerror(errno));
-		send_fd(20, "fdc", p[0]);
+		send_fds(20, "fdc", p, 1);
 		close(p[0]);
 		close(p[1]);
 		CHECK(write(31, "", 1) == 1, "child: %s", strerror(errno));
@@ -404,7 +369,7 @@ static void check_disconnect(const char *dir)
 	path_addr(&d, dir, "d.sock");
 	CHECK(recv(3, buf, 10, MSG_DONTWAIT) == 10 && !memcmp(buf, "from child", 10),
 	      "fd 3: not from child");
-	c = recv_fd(3, "fdc");
+	recv_fds(3, "fdc", &c, 1);
 	CHECK(read(c, buf, sizeof(buf)) == 5 && !memcmp(buf, "cpipe", 5) && !close(c),
 	      "the child's pipe");
 	CHECK(recv(3, buf, 1, MSG_DONTWAIT) == 0, "fd 3: no EOF");

@@ -46,6 +46,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include "ckpt.h"
+#include "ckpt-scm.h"
 
 #define BIG	(100 << 10)
 
@@ -223,45 +224,6 @@ static int self(const char *go)
 	expect_cred(3, "self", getpid(), getuid(), getgid());
 	printf("self ok\n");
 	return 0;
-}
-
-static void send_fds(int fd, const char *data, const int *fds, int n)
-{
-	char cbuf[CMSG_SPACE(4 * sizeof(int))] = {};
-	struct iovec iov = { (void *)data, strlen(data) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = CMSG_SPACE(n * sizeof(int)) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(n * sizeof(int));
-	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
-	CHECK(sendmsg(fd, &msg, 0) == (ssize_t)strlen(data), "fd %d: send %s: %s",
-	      fd, data, strerror(errno));
-}
-
-/* Read exactly @data from @fd, with @n descriptors, into @fds. */
-static void recv_fds(int fd, const char *data, int *fds, int n)
-{
-	char cbuf[CMSG_SPACE(8 * sizeof(int))];
-	struct iovec iov = { buf, strlen(data) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c;
-	ssize_t r;
-
-	r = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	CHECK(r == (ssize_t)strlen(data) && !memcmp(buf, data, r),
-	      "fd %d: read %zd bytes, expected %s", fd, r, data);
-	c = CMSG_FIRSTHDR(&msg);
-	if (!n) {
-		CHECK(!c, "fd %d: %s came with a control message", fd, data);
-		return;
-	}
-	CHECK(c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(n * sizeof(int)) &&
-	      !(msg.msg_flags & MSG_CTRUNC), "fd %d: %s without its %d descriptors", fd, data, n);
-	memcpy(fds, CMSG_DATA(c), n * sizeof(int));
 }
 
 static void same_file(int a, int b)
