@@ -98,7 +98,7 @@ refused() {
 	grep -qx "listen ok" "$T/l.out"
 }
 
-@test "unix listen: peers outside are EBUSY; with CKPT_CHECKPOINT_DISCONNECT (ckpt-save, ckpt checkpoint -d) they come back disconnected: what was queued (a descriptor in flight too), then EOF, EPIPE, ECONNREFUSED" {
+@test "unix listen: peers outside are EBUSY; with CKPT_CHECKPOINT_DISCONNECT (ckpt-save, ckpt checkpoint -d) they come back disconnected: what was queued (descriptors in flight too, to a connection not accepted as well), then EOF, EPIPE, ECONNREFUSED" {
 	start_bg "$T/out" ckpt-unix-listen disconnect "$T" "$T/go"
 	expect_rc 16 ckpt-save "$PID" "$T/img"
 	expect_log "fd 3: unix socket: connected to a socket outside the image"

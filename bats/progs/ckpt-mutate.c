@@ -71,6 +71,8 @@
  *   unixrights  the first descriptor in the first UNIX_QUEUE record is of
  *               file 100000
  *   unixqueue   the first UNIX_QUEUE record names the next file
+ *   unixqemb    the first UNIX_QUEUE record of a connection in a backlog
+ *               names the next connection
  *   unixflight  the FILES record has one file in flight fewer
  *   inetstate   the first INET record has state 7 (there is none)
  *   inetaddr    the first IPv4 INET record has a byte after its address
@@ -221,6 +223,7 @@ static int mutate_rights(const char *m)
 	struct ckpt_unix_queue *q;
 	struct ckpt_files *f;
 	struct ckpt_hdr *prev;
+	int k;
 
 	if (!strcmp(m, "unixflight")) {
 		f = (struct ckpt_files *)nth(CKPT_FILES, 0, &prev);
@@ -230,10 +233,14 @@ static int mutate_rights(const char *m)
 		return 0;
 	}
 	q = (struct ckpt_unix_queue *)nth(CKPT_UNIX_QUEUE, 0, &prev);
+	for (k = 1; q && !strcmp(m, "unixqemb") && !q->embryo; k++)
+		q = (struct ckpt_unix_queue *)nth(CKPT_UNIX_QUEUE, k, &prev);
 	if (!q)
 		return 1;
 	if (!strcmp(m, "unixqueue"))
 		q->file++;
+	else if (!strcmp(m, "unixqemb"))
+		q->embryo++;
 	else	/* past the lengths, credentials and counts */
 		((uint32_t *)(q + 1))[q->nr_msgs * 6] = 100000;
 	return 0;
@@ -278,7 +285,7 @@ static int mutate_listen(const char *m)
 		return mutate_cred(m[8] == 'p' ? CKPT_UNIX_CRED_SELF : CKPT_UNIX_CRED_SET,
 				   m[8] == 'p');
 	} else if (!strcmp(m, "unixrights") || !strcmp(m, "unixqueue") ||
-		   !strcmp(m, "unixflight")) {
+		   !strcmp(m, "unixqemb") || !strcmp(m, "unixflight")) {
 		return mutate_rights(m);
 	} else if (!strcmp(m, "unixoneway") || !strcmp(m, "unixowpeer")) {
 		r = nth_unix(CKPT_UNIX_ONEWAY, 0);

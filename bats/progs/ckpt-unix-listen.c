@@ -27,7 +27,8 @@
  *   fd 4:  stream, its peer closed after it sent "orphan"
  *   fd 5:  stream listener on DIR/d.sock, non-blocking; it accepted 6
  *          from the child, which then sent "acc"; another connection from
- *          the child, which sent "pend", waits in its backlog
+ *          the child, which sent "pend", then "pfd" with the read end of
+ *          another pipe of its own with "epipe", waits in its backlog
  *   fd 7:  datagram, its peer in the child, which sent "dg"
  *   fd 8:  stream client waiting in the backlog of the child's listener
  * MODE (for the refusals, the process then just waits for GOFILE):
@@ -345,6 +346,10 @@ static void setup_disconnect(const char *dir)
 		send_fds(20, "fdc", p, 1);
 		close(p[0]);
 		close(p[1]);
+		CHECK(!pipe(p) && write(p[1], "epipe", 5) == 5, "child: %s", strerror(errno));
+		send_fds(24, "pfd", p, 1);
+		close(p[0]);
+		close(p[1]);
 		CHECK(write(31, "", 1) == 1, "child: %s", strerror(errno));
 		/* once accepted: what an embryo is sent carries credentials */
 		CHECK(read(32, buf, 1) == 1 && write(23, "acc", 3) == 3 &&
@@ -364,7 +369,7 @@ static void setup_disconnect(const char *dir)
 static void check_disconnect(const char *dir)
 {
 	struct sockaddr_un d;
-	int c;
+	int c, p;
 
 	path_addr(&d, dir, "d.sock");
 	CHECK(recv(3, buf, 10, MSG_DONTWAIT) == 10 && !memcmp(buf, "from child", 10),
@@ -381,7 +386,10 @@ static void check_disconnect(const char *dir)
 	CHECK(recv(6, buf, 1, MSG_DONTWAIT) == 0, "fd 6: no EOF");
 	c = accept(5, NULL, NULL);
 	CHECK(c >= 0, "accept: %s", strerror(errno));
-	expect(c, "pend", 4);
+	recv_fds(c, "pend", NULL, 0);	/* no more: the next message has descriptors */
+	recv_fds(c, "pfd", &p, 1);
+	CHECK(read(p, buf, sizeof(buf)) == 5 && !memcmp(buf, "epipe", 5) &&
+	      read(p, buf, 1) == 0 && !close(p), "the child's pipe in flight to a connection");
 	CHECK(recv(c, buf, 1, MSG_DONTWAIT) == 0, "waiting: no EOF");
 	CHECK(accept(5, NULL, NULL) < 0 && errno == EAGAIN, "fd 5: more");
 	expect(7, "dg", 2);

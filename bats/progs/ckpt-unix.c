@@ -25,12 +25,16 @@
  *   fd 19:      stream, its peer closed: "g1" with a pipe's read end
  *               ("gone" in the pipe, its ends closed since), then "g2"
  *   fd 20:      datagram, its peer closed: "gd" with fd 19
+ *   fd 21:      stream listener on the abstract name "ckpt-unix-emb.PID",
+ *               non-blocking, with three connections not accepted: from
+ *               fd 22, "e1" with a pipe's read end ("emb" in the pipe, its
+ *               ends closed since) then "e2" with fds 22 and 15, then
+ *               shutdown(22, SHUT_WR); from fd 23, "plain"; from a client
+ *               closed since, "e3" with fd 21 itself
  * MODE:
  *   self:   only fds 3, 4, a stream: 3 has SO_PASSCRED and "self" to
  *           read with the credentials the kernel adds; "self ok"
  * MODE, a refusal (the process then just waits for GOFILE):
- *   rights: fd 3 a listener on an abstract name, whose connection from
- *           fd 4, not accepted, has a message with a descriptor to read
  *   creds:  fd 3 has a message from a child that exited, with SO_PASSCRED
  *   epoll:  fd 3 has a message with an epoll watching fd 4, closed since
  *   outside: fd 3 is connected to a socket held by a child process
@@ -234,6 +238,80 @@ static void same_file(int a, int b)
 	      sa.st_dev == sb.st_dev, "fds %d and %d: not the same file", a, b);
 }
 
+/* A socket of @type at fd @fd. */
+static void sock_at(int type, int fd)
+{
+	int s = socket(AF_UNIX, type, 0);
+
+	CHECK(s >= 0 && (s == fd || (dup2(s, fd) == fd && !close(s))), "socket at %d", fd);
+}
+
+static struct sockaddr_un emb;
+static socklen_t emb_len;
+
+/* Descriptors in flight to connections a listener has not accepted. */
+static void hold_embryos(void)
+{
+	int p[2];
+
+	emb.sun_family = AF_UNIX;
+	emb_len = offsetof(struct sockaddr_un, sun_path) + 1 +
+		  sprintf(emb.sun_path + 1, "ckpt-unix-emb.%d", getpid());
+	sock_at(SOCK_STREAM, 21);
+	CHECK(!bind(21, (void *)&emb, emb_len) && !listen(21, 4) &&
+	      !fcntl(21, F_SETFL, O_NONBLOCK), "listener 21: %s", strerror(errno));
+	sock_at(SOCK_STREAM, 22);
+	CHECK(!connect(22, (void *)&emb, emb_len), "connect 22: %s", strerror(errno));
+	CHECK(!pipe(p) && write(p[1], "emb", 3) == 3, "pipe");
+	close(p[1]);
+	send_fds(22, "e1", p, 1);
+	close(p[0]);
+	send_fds(22, "e2", (int []){ 22, 15 }, 2);
+	CHECK(!shutdown(22, SHUT_WR), "shutdown 22");
+	sock_at(SOCK_STREAM, 23);
+	CHECK(!connect(23, (void *)&emb, emb_len) && write(23, "plain", 5) == 5,
+	      "connect 23: %s", strerror(errno));
+	sock_at(SOCK_STREAM, 24);
+	CHECK(!connect(24, (void *)&emb, emb_len), "connect 24: %s", strerror(errno));
+	send_fds(24, "e3", (int []){ 21 }, 1);
+	close(24);
+}
+
+/* Accepted in order: each reads what was in flight to it, then end of file. */
+static void check_embryos(void)
+{
+	int c[3], f[2], k;
+
+	for (k = 0; k < 3; k++) {
+		c[k] = accept(21, NULL, NULL);
+		CHECK(c[k] >= 0, "accept %d: %s", k, strerror(errno));
+	}
+	CHECK(accept(21, NULL, NULL) < 0 && errno == EAGAIN, "a fourth connection");
+	recv_fds(c[0], "e1", f, 1);
+	CHECK(read(f[0], buf, sizeof(buf)) == 3 && !memcmp(buf, "emb", 3) &&
+	      read(f[0], buf, 1) == 0, "the pipe in flight to a connection");
+	close(f[0]);
+	recv_fds(c[0], "e2", f, 2);
+	same_file(f[0], 22);
+	same_file(f[1], 15);
+	close(f[0]);
+	close(f[1]);
+	CHECK(read(c[0], buf, 1) == 0, "no EOF after the shutdown of 22");
+	CHECK(send(22, "x", 1, MSG_NOSIGNAL) < 0 && errno == EPIPE, "fd 22 sends: %s",
+	      strerror(errno));
+	CHECK(write(c[0], "r", 1) == 1, "write");
+	expect(22, "r", 1, 0);
+	expect(c[1], "plain", 5, 0);
+	CHECK(write(c[1], "p", 1) == 1, "write");
+	expect(23, "p", 1, 0);
+	recv_fds(c[2], "e3", f, 1);
+	same_file(f[0], 21);
+	close(f[0]);
+	CHECK(read(c[2], buf, 1) == 0, "no EOF from the closed client");
+	for (k = 0; k < 3; k++)
+		close(c[k]);
+}
+
 /* Descriptors in flight: a pipe and a socket pair held only there, ours. */
 static void hold_rights(void)
 {
@@ -263,6 +341,7 @@ static void hold_rights(void)
 	CHECK(!socketpair(AF_UNIX, SOCK_DGRAM, 0, in) && in[0] == 20, "pair 20");
 	send_fds(in[1], "gd", (int []){ 19 }, 1);
 	close(in[1]);
+	hold_embryos();
 }
 
 static void check_rights(void)
@@ -298,16 +377,12 @@ static void check_rights(void)
 	close(f[0]);
 	CHECK(send(20, "x", 1, 0) < 0 && errno == ECONNREFUSED, "fd 20: send: %s",
 	      strerror(errno));
+	check_embryos();
 }
 
 /* The refusals: fd 3 is what cannot come back. */
 static void refusal(const char *mode)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = {};
-	struct iovec iov = { "m", 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *c;
-
 	pair(SOCK_STREAM, 3);
 	if (!strcmp(mode, "outside")) {
 		if (!fork()) {
@@ -338,24 +413,7 @@ static void refusal(const char *mode)
 		CHECK(wait(NULL) > 0, "wait");
 		return;
 	}
-	if (!strcmp(mode, "rights")) {
-		struct sockaddr_un sun = { AF_UNIX, "\0ckpt-unix-rights" };
-		socklen_t len = offsetof(struct sockaddr_un, sun_path) + 17;
-
-		close(3);
-		close(4);
-		CHECK(socket(AF_UNIX, SOCK_STREAM, 0) == 3 && !bind(3, (void *)&sun, len) &&
-		      !listen(3, 1) && socket(AF_UNIX, SOCK_STREAM, 0) == 4 &&
-		      !connect(4, (void *)&sun, len), "listener: %s", strerror(errno));
-		msg.msg_control = cbuf;
-		msg.msg_controllen = sizeof(cbuf);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &(int){ 0 }, sizeof(int));
-	}
-	CHECK(sendmsg(4, &msg, 0) == 1, "sendmsg: %s", strerror(errno));
+	CHECK(write(4, "m", 1) == 1, "write: %s", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -364,7 +422,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: ckpt-unix [self|rights|creds|epoll|outside] GOFILE\n");
+		fprintf(stderr, "usage: ckpt-unix [self|creds|epoll|outside] GOFILE\n");
 		return 255;
 	}
 	close_range(3, ~0U, 0);
