@@ -1,10 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Messages with descriptors (SCM_RIGHTS), for the tests of AF_UNIX sockets. */
+/* What the tests of AF_UNIX sockets share: sockets at a given fd, messages with descriptors. */
 #ifndef CKPT_SCM_H
 #define CKPT_SCM_H
 
 #include <sys/socket.h>
 #include "ckpt.h"
+
+/* An AF_UNIX socket of @type at descriptor @fd. */
+static inline int sock_at(int type, int fd)
+{
+	int s = socket(AF_UNIX, type, 0);
+
+	CHECK(s >= 0, "socket: %s", strerror(errno));
+	if (s != fd) {
+		CHECK(dup2(s, fd) == fd, "dup2 %d %d", s, fd);
+		close(s);
+	}
+	return fd;
+}
 
 /* Send @data on @fd with the @n descriptors @fds (at most 8). */
 static inline void send_fds(int fd, const char *data, const int *fds, int n)

@@ -68,18 +68,6 @@ static socklen_t sun_len(const struct sockaddr_un *sun)
 	return offsetof(struct sockaddr_un, sun_path) + strlen(sun->sun_path) + 1;
 }
 
-static int sock_at(int type, int fd)
-{
-	int s = socket(AF_UNIX, type, 0);
-
-	CHECK(s >= 0, "socket: %s", strerror(errno));
-	if (s != fd) {
-		CHECK(dup2(s, fd) == fd, "dup2 %d %d", s, fd);
-		close(s);
-	}
-	return fd;
-}
-
 static void listen_at(int fd, int type, const struct sockaddr_un *sun,
 		      socklen_t len, int backlog)
 {

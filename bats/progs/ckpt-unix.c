@@ -238,14 +238,6 @@ static void same_file(int a, int b)
 	      sa.st_dev == sb.st_dev, "fds %d and %d: not the same file", a, b);
 }
 
-/* A socket of @type at fd @fd. */
-static void sock_at(int type, int fd)
-{
-	int s = socket(AF_UNIX, type, 0);
-
-	CHECK(s >= 0 && (s == fd || (dup2(s, fd) == fd && !close(s))), "socket at %d", fd);
-}
-
 static struct sockaddr_un emb;
 static socklen_t emb_len;
 
