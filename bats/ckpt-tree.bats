@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# A process tree checkpointed whole (CKPT_CHECKPOINT_TREE,
+# /proc/PID/checkpoint_tree) comes back with its pids, parents, groups,
+# session, shared files and a pipe between two of its processes.
+
+load ckpt-lib
+
+setup() { ckpt_setup; }
+teardown() { ckpt_teardown; }
+
+# tree_pids: the pids of the root, A, B and C of ckpt-tree, once started
+tree_pids() {
+	ROOT=$PID
+	A=$(awk '$1 == "A" && $2 == "start" { print $3 }' "$T/log")
+	B=$(awk '$1 == "B" && $2 == "start" { print $3 }' "$T/log")
+	C=$(awk '$1 == "C" && $2 == "start" { print $3 }' "$T/log")
+	BG_PIDS="$BG_PIDS $A $B $C"
+}
+
+# kill_tree: kill every process of the tree, and wait until all are gone
+kill_tree() {
+	kill -9 "$ROOT" "$A" "$B" "$C"
+	wait "$ROOT" 2> /dev/null || true
+	wait_gone "$A"
+	wait_gone "$B"
+	wait_gone "$C"
+}
+
+# tree_roundtrip HOW: checkpoint the tree mid-stream, kill it, restore it
+#   proc:    cat /proc/ROOT/checkpoint_tree, echo IMAGE > /sys/kernel/ckpt/restart
+#   syscall: checkpoint(ROOT, fd, CKPT_CHECKPOINT_TREE), then restart()
+tree_roundtrip() {
+	local r rc=0
+	start_bg "$T/out" ckpt-tree "$T"
+	tree_pids
+	if [ "$1" = proc ]; then
+		cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
+	else
+		ckpt-save "$ROOT" "$T/img" 4 > /dev/null
+	fi
+	kill_tree
+	if [ "$1" = proc ]; then
+		echo "$T/img" > /sys/kernel/ckpt/restart
+		touch "$T/go"
+		wait_gone "$ROOT"
+	else
+		rstr < "$T/img" > "$T/rstr.out" 2>&1 &
+		r=$!
+		BG_PIDS="$BG_PIDS $r"
+		touch "$T/go"
+		wait "$r" || rc=$?
+		cat "$T/rstr.out"
+		[ "$rc" -eq 0 ]
+	fi
+	cat "$T/out" "$T/log"
+	grep -qx "tree ok" "$T/out"
+	# the restored processes had the pids of the image
+	grep -q "^A end $A " "$T/log"
+	grep -q "^B end $B " "$T/log"
+	grep -q "^C end $C $B $B " "$T/log"
+}
+
+@test "tree: a session with a pipe between two processes, through /proc/PID/checkpoint_tree and sysfs" {
+	tree_roundtrip proc
+	# the same root too, a session leader again
+	grep -q "^R end $ROOT [0-9]* $ROOT $ROOT\$" "$T/log"
+}
+
+@test "tree: the same through checkpoint(CKPT_CHECKPOINT_TREE) and restart()" {
+	tree_roundtrip syscall
+}
+
+@test "tree: a pid taken refuses the restart, and leaves no process behind" {
+	start_bg "$T/out" ckpt-tree "$T"
+	tree_pids
+	cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
+	kill_tree
+	# another process takes C's pid: A and B are made before it is refused
+	echo $((C - 1)) > /proc/sys/kernel/ns_last_pid
+	sleep 30 &
+	BG_PIDS="$BG_PIDS $!"
+	[ "$!" -eq "$C" ]
+	expect_rc 1 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	expect_log "cannot make process $C of the tree"
+	[ ! -d "/proc/$ROOT" ]
+	[ ! -d "/proc/$A" ]
+	[ ! -d "/proc/$B" ]
+}
+
+@test "tree: a reader of its own tree's checkpoint is refused (EDEADLK)" {
+	run sh -c "cat /proc/$$/checkpoint_tree > /dev/null"
+	[ "$status" -ne 0 ]
+	expect_log "cannot read the checkpoint of a tree it is in"
+}
+
+@test "tree: a zombie in the tree is refused, the tree runs on" {
+	start_bg "$T/out" ckpt-tree "$T" zombie
+	expect_rc 95 ckpt-save "$PID" "$T/img" 4
+	expect_log "is a zombie"
+	runs_on "$PID"
+}
+
+@test "tree: anonymous memory two of its processes share is refused, the tree runs on" {
+	start_bg "$T/out" ckpt-tree "$T" shared
+	expect_rc 95 ckpt-save "$PID" "$T/img" 4
+	expect_log "shares memory dev/zero with process $PID of the tree"
+	runs_on "$PID"
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ckpt-tree DIR: a process tree, to be checkpointed whole mid-stream.
+ * ckpt-tree DIR zombie: a process with a child it never reaps.
+ * ckpt-tree DIR shared: a process and a child that share anonymous memory.
+ *
+ * The root leads a session of its own and opens DIR/log, which every
+ * process writes to through that one open file (one offset). It makes a
+ * pipe and forks A, the producer, and B, the consumer, which leads a
+ * process group of its own and forks C into that group. A writes the
+ * numbers 1..N into the pipe, B sums what it reads; both stop halfway
+ * ("mid" lines), A with data still in the pipe, until DIR/go exists. At
+ * the end B signals C, which exits 3; B exits with the sum modulo 251,
+ * A exits 7. Each process logs "X start|end pid ppid pgid sid".
+ *
+ * The root prints "ready PID" once both are halfway, reaps A and B, and
+ * checks everything from the log: the ids at the end are those at the
+ * start (the root's may differ: restart() keeps the restorer's), and no
+ * write of one process overwrote another's. It prints "tree ok".
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "ckpt.h"
+
+#define N	3000
+#define MID	1500
+#define READ_MID 1000
+
+static char dir[256];
+static int logfd;
+static volatile sig_atomic_t usr1;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	CHECK(write(logfd, buf, n) == n, "log: %s", strerror(errno));
+}
+
+static void ids(const char *who, const char *when)
+{
+	say("%s %s %d %d %d %d\n", who, when, getpid(), getppid(), getpgid(0),
+	    getsid(0));
+}
+
+static void wait_go(void)
+{
+	char go[300];
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	snprintf(go, sizeof(go), "%s/go", dir);
+	while (access(go, F_OK))
+		nanosleep(&ts, NULL);
+}
+
+static void producer(int wr)
+{
+	int i;
+
+	ids("A", "start");
+	for (i = 1; i <= N; i++) {
+		if (i == MID + 1) {
+			say("A mid\n");
+			wait_go();
+		}
+		CHECK(write(wr, &i, sizeof(i)) == sizeof(i), "write: %s", strerror(errno));
+	}
+	ids("A", "end");
+	exit(7);
+}
+
+static void on_usr1(int sig)
+{
+	usr1 = sig;
+}
+
+static void child_c(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	ids("C", "start");
+	while (!usr1)
+		sigsuspend(&none);
+	ids("C", "end");
+	exit(3);
+}
+
+static void consumer(int rd)
+{
+	long long sum = 0;
+	int v, n = 0, st;
+	sigset_t usr;
+	pid_t c;
+
+	CHECK(setpgid(0, 0) == 0, "setpgid: %s", strerror(errno));
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr, NULL);
+	signal(SIGUSR1, on_usr1);
+	c = fork();
+	CHECK(c >= 0, "fork: %s", strerror(errno));
+	if (!c) {
+		close(rd);
+		CHECK(setpgid(0, getppid()) == 0, "setpgid: %s", strerror(errno));
+		child_c();
+	}
+	ids("B", "start");
+	while (read(rd, &v, sizeof(v)) == sizeof(v)) {
+		sum += v;
+		if (++n == READ_MID) {
+			say("B mid\n");
+			wait_go();
+		}
+	}
+	kill(c, SIGUSR1);
+	CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 3,
+	      "C: status %#x", st);
+	say("B sum %lld\n", sum);
+	ids("B", "end");
+	exit(sum % 251);
+}
+
+/* The ids a process logged, "start" or "end": pid ppid pgid sid. */
+static void logged(const char *text, const char *who, const char *when, int id[4])
+{
+	char key[16];
+	const char *p;
+
+	snprintf(key, sizeof(key), "%s %s ", who, when);
+	p = strstr(text, key);
+	CHECK(p && sscanf(p + strlen(key), "%d %d %d %d", &id[0], &id[1], &id[2],
+			  &id[3]) == 4, "no '%s' line", key);
+}
+
+/* Each of A, B, C has the ids it started with, under its restored parents. */
+static void check_ids(const char *text)
+{
+	int r0[4], r1[4], a0[4], a1[4], b0[4], b1[4], c0[4], c1[4];
+
+	logged(text, "R", "start", r0);
+	logged(text, "R", "end", r1);
+	logged(text, "A", "start", a0);
+	logged(text, "A", "end", a1);
+	logged(text, "B", "start", b0);
+	logged(text, "B", "end", b1);
+	logged(text, "C", "start", c0);
+	logged(text, "C", "end", c1);
+	CHECK(r0[0] == r0[2] && r0[0] == r0[3], "root: not a session leader");
+	CHECK(a1[0] == a0[0] && a0[1] == r0[0] && a1[1] == r1[0] &&
+	      a0[2] == r0[2] && a1[2] == r1[2] && a0[3] == r0[3] && a1[3] == r1[3],
+	      "A: ids %d %d %d %d, then %d %d %d %d", a0[0], a0[1], a0[2], a0[3],
+	      a1[0], a1[1], a1[2], a1[3]);
+	CHECK(b1[0] == b0[0] && b0[1] == r0[0] && b1[1] == r1[0] &&
+	      b0[2] == b0[0] && b1[2] == b0[0] && b1[3] == r1[3],
+	      "B: ids %d %d %d %d, then %d %d %d %d", b0[0], b0[1], b0[2], b0[3],
+	      b1[0], b1[1], b1[2], b1[3]);
+	CHECK(c1[0] == c0[0] && c1[1] == b0[0] && c1[2] == b0[0] && c1[3] == r1[3],
+	      "C: ids %d %d %d %d, then %d %d %d %d", c0[0], c0[1], c0[2], c0[3],
+	      c1[0], c1[1], c1[2], c1[3]);
+	CHECK(c0[1] == b0[0] && c0[2] == b0[0], "C: not B's child in B's group");
+}
+
+static void check_log(int a, int b)
+{
+	long long want = (long long)N * (N + 1) / 2;
+	char text[4096];
+	ssize_t n;
+
+	n = pread(logfd, text, sizeof(text) - 1, 0);
+	CHECK(n > 0, "read log: %s", strerror(errno));
+	text[n] = 0;
+	/* one offset: every line whole, none written over */
+	CHECK(n == lseek(logfd, 0, SEEK_CUR), "log: %zd bytes, offset %ld", n,
+	      (long)lseek(logfd, 0, SEEK_CUR));
+	CHECK(strstr(text, "A mid\n") && strstr(text, "B mid\n"), "log: %s", text);
+	check_ids(text);
+	CHECK(WIFEXITED(a) && WEXITSTATUS(a) == 7, "A: status %#x", a);
+	CHECK(WIFEXITED(b) && WEXITSTATUS(b) == want % 251, "B: status %#x", b);
+	CHECK(strstr(text, "B sum ") && atoll(strstr(text, "B sum ") + 6) == want,
+	      "B: sum, want %lld: %s", want, text);
+}
+
+/* A child it never reaps, or one that shares anonymous memory with it. */
+static void other_tree(const char *how)
+{
+	int *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(shared != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (strcmp(how, "shared"))
+		munmap(shared, 4096);
+	if (!fork()) {
+		if (strcmp(how, "shared"))
+			exit(0);
+		*shared = 1;
+		pause();
+	}
+	while (!strcmp(how, "shared") && !*shared)
+		usleep(10000);
+	usleep(100000);
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	pause();
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	char path[300], text[4096];
+	int p[2], sa, sb;
+	pid_t a, b;
+
+	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombie|shared]");
+	if (argc == 3)
+		other_tree(argv[2]);
+	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	snprintf(path, sizeof(path), "%s/log", dir);
+	CHECK(setsid() > 0, "setsid: %s", strerror(errno));
+	logfd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(logfd >= 0 && pipe(p) == 0, "%s: %s", path, strerror(errno));
+	ids("R", "start");
+	a = fork();
+	if (!a) {
+		close(p[0]);
+		producer(p[1]);
+	}
+	b = fork();
+	if (!b) {
+		close(p[1]);
+		consumer(p[0]);
+	}
+	CHECK(a > 0 && b > 0, "fork: %s", strerror(errno));
+	close(p[0]);
+	close(p[1]);
+	do {
+		usleep(10000);
+		memset(text, 0, sizeof(text));
+		CHECK(pread(logfd, text, sizeof(text) - 1, 0) >= 0, "read log");
+	} while (!strstr(text, "A mid\n") || !strstr(text, "B mid\n"));
+	printf("ready %d %d %d\n", getpid(), a, b);
+	fflush(stdout);
+	CHECK(waitpid(a, &sa, 0) == a && waitpid(b, &sb, 0) == b, "wait: %s",
+	      strerror(errno));
+	ids("R", "end");
+	check_log(sa, sb);
+	printf("tree ok\n");
+	return 0;
+}
