@@ -100,9 +100,18 @@ tree_roundtrip() {
 	runs_on "$PID"
 }
 
-@test "tree: anonymous memory two of its processes share is refused, the tree runs on" {
-	start_bg "$T/out" ckpt-tree "$T" shared
-	expect_rc 95 ckpt-save "$PID" "$T/img" 4
-	expect_log "shares memory dev/zero with process $PID of the tree"
-	runs_on "$PID"
+@test "tree: workers counting in a MAP_SHARED counter and a memfd share them again" {
+	local w
+	start_bg "$T/out" ckpt-tree "$T" workers
+	read -r _ ROOT W1 W2 W3 < "$T/out"
+	BG_PIDS="$BG_PIDS $W1 $W2 $W3"
+	cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
+	kill -9 "$ROOT" "$W1" "$W2" "$W3"
+	wait "$ROOT" 2> /dev/null || true
+	for w in "$W1" "$W2" "$W3"; do wait_gone "$w"; done
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	touch "$T/go"
+	wait_gone "$ROOT"
+	cat "$T/out"
+	grep -qx "workers ok" "$T/out"
 }

@@ -2,7 +2,7 @@
 /*
  * ckpt-tree DIR: a process tree, to be checkpointed whole mid-stream.
  * ckpt-tree DIR zombie: a process with a child it never reaps.
- * ckpt-tree DIR shared: a process and a child that share anonymous memory.
+ * ckpt-tree DIR workers: a server whose workers count in shared memory.
  *
  * The root leads a session of its own and opens DIR/log, which every
  * process writes to through that one open file (one offset). It makes a
@@ -18,6 +18,7 @@
  * start (the root's may differ: restart() keeps the restorer's), and no
  * write of one process overwrote another's. It prints "tree ok".
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -192,27 +193,74 @@ static void check_log(int a, int b)
 	      "B: sum, want %lld: %s", want, text);
 }
 
-/* A child it never reaps, or one that shares anonymous memory with it. */
-static void other_tree(const char *how)
+/* A child it never reaps. */
+static void zombie(void)
 {
-	int *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	CHECK(shared != MAP_FAILED, "mmap: %s", strerror(errno));
-	if (strcmp(how, "shared"))
-		munmap(shared, 4096);
-	if (!fork()) {
-		if (strcmp(how, "shared"))
-			exit(0);
-		*shared = 1;
-		pause();
-	}
-	while (!strcmp(how, "shared") && !*shared)
-		usleep(10000);
+	if (!fork())
+		exit(0);
 	usleep(100000);
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	pause();
+	exit(0);
+}
+
+#define WORKERS	3
+#define ROUNDS	2000
+
+/* Worker @w counts in the shared counter and in its slot of the memfd. */
+static void worker(int w, int *ctr, int *mem)
+{
+	int i;
+
+	for (i = 0; i < ROUNDS; i++) {
+		if (i == ROUNDS / 2) {
+			__atomic_add_fetch(&ctr[1], 1, __ATOMIC_SEQ_CST);
+			wait_go();
+		}
+		__atomic_add_fetch(&ctr[0], 1, __ATOMIC_SEQ_CST);
+		mem[w]++;
+	}
+	exit(0);
+}
+
+/*
+ * A server and its workers, which share a MAP_SHARED|MAP_ANONYMOUS
+ * counter and a memfd, mapped and at a descriptor, from before fork().
+ */
+static void workers(void)
+{
+	int *ctr = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int mfd = memfd_create("tree", 0), w, st, got[WORKERS];
+	pid_t pid[WORKERS];
+	int *mem;
+
+	CHECK(ctr != MAP_FAILED && mfd >= 0 && !ftruncate(mfd, 4096), "shm: %s",
+	      strerror(errno));
+	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	CHECK(mem != MAP_FAILED, "mmap: %s", strerror(errno));
+	for (w = 0; w < WORKERS; w++) {
+		pid[w] = fork();
+		CHECK(pid[w] >= 0, "fork: %s", strerror(errno));
+		if (!pid[w])
+			worker(w, ctr, mem);
+	}
+	while (__atomic_load_n(&ctr[1], __ATOMIC_SEQ_CST) < WORKERS)
+		usleep(10000);
+	printf("ready %d %d %d %d\n", getpid(), pid[0], pid[1], pid[2]);
+	fflush(stdout);
+	for (w = 0; w < WORKERS; w++)
+		CHECK(waitpid(pid[w], &st, 0) == pid[w] && WIFEXITED(st) &&
+		      !WEXITSTATUS(st), "worker %d: status %#x", w, st);
+	CHECK(ctr[0] == WORKERS * ROUNDS, "counter %d, want %d", ctr[0],
+	      WORKERS * ROUNDS);
+	CHECK(pread(mfd, got, sizeof(got), 0) == sizeof(got), "memfd: %s",
+	      strerror(errno));
+	for (w = 0; w < WORKERS; w++)
+		CHECK(got[w] == ROUNDS && mem[w] == ROUNDS, "worker %d: %d, %d",
+		      w, got[w], mem[w]);
+	printf("workers ok\n");
 	exit(0);
 }
 
@@ -222,9 +270,12 @@ int main(int argc, char **argv)
 	int p[2], sa, sb;
 	pid_t a, b;
 
-	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombie|shared]");
+	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombie|workers]");
+	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	if (argc == 3 && !strcmp(argv[2], "zombie"))
+		zombie();
 	if (argc == 3)
-		other_tree(argv[2]);
+		workers();
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
 	snprintf(path, sizeof(path), "%s/log", dir);
 	CHECK(setsid() > 0, "setsid: %s", strerror(errno));
