@@ -115,3 +115,36 @@ tree_roundtrip() {
 	cat "$T/out"
 	grep -qx "workers ok" "$T/out"
 }
+
+# descendants PID: the pids of PID's descendants, from /proc
+descendants() {
+	local p kids
+	kids=$(awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
+	for p in $kids; do
+		echo "$p"
+		descendants "$p"
+	done
+}
+
+@test "tree: a bash pipeline (python3 | tr | sha256sum) checkpointed mid-stream ends as a plain run" {
+	local pipeline='echo ready; python3 /tests/tree-producer.py "$1/mark" | tr a-z A-Z | sha256sum > "$1/sum"; echo done >> "$1/sum"'
+	local kids p
+	mkdir "$T/plain"
+	bash -c "$pipeline" sh "$T/plain" > /dev/null
+	start_bg "$T/out" bash -c "$pipeline" sh "$T"
+	wait_for "$T/out" ready
+	for p in $(seq 1 500); do [ -e "$T/mark" ] && break; sleep 0.02; done
+	[ -e "$T/mark" ]
+	kids=$(descendants "$PID")
+	[ "$(echo "$kids" | wc -l)" -eq 3 ]
+	cat "/proc/$PID/checkpoint_tree" > "$T/img"
+	[ ! -e "$T/sum" ] || ! grep -q done "$T/sum"
+	kill -9 "$PID" $kids
+	wait "$PID" 2> /dev/null || true
+	for p in $kids; do wait_gone "$p"; done
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	wait_gone "$PID"
+	cat "$T/sum" "$T/plain/sum"
+	grep -q done "$T/sum"
+	cmp "$T/sum" "$T/plain/sum"
+}
