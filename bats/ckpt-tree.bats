@@ -93,11 +93,28 @@ tree_roundtrip() {
 	expect_log "cannot read the checkpoint of a tree it is in"
 }
 
-@test "tree: a zombie in the tree is refused, the tree runs on" {
-	start_bg "$T/out" ckpt-tree "$T" zombie
-	expect_rc 95 ckpt-save "$PID" "$T/img" 4
-	expect_log "is a zombie"
-	runs_on "$PID"
+@test "tree: zombies come back with their exit status for their parent to reap, a stopped child stopped" {
+	local c
+	start_bg "$T/out" ckpt-tree "$T" zombies
+	read -r _ ROOT C0 C1 C2 < "$T/out"
+	BG_PIDS="$BG_PIDS $C2"
+	wait_status "$C0" "^State:.*Z (zombie)"
+	stopped_state "$C2"
+	cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
+	kill -9 "$ROOT" "$C2"
+	wait "$ROOT" 2> /dev/null || true
+	for c in "$C0" "$C1" "$C2"; do wait_gone "$c"; done
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	# before the parent reaps them: zombies, and stopped, with their parent
+	wait_status "$C0" "^State:.*Z (zombie)"
+	wait_status "$C1" "^State:.*Z (zombie)"
+	stopped_state "$C2"
+	wait_status "$C0" "^PPid:.$ROOT\$"
+	wait_status "$C2" "^PPid:.$ROOT\$"
+	touch "$T/go"
+	wait_gone "$ROOT"
+	cat "$T/out"
+	grep -qx "zombies ok" "$T/out"
 }
 
 @test "tree: workers counting in a MAP_SHARED counter and a memfd share them again" {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ckpt-tree DIR: a process tree, to be checkpointed whole mid-stream.
- * ckpt-tree DIR zombie: a process with a child it never reaps.
+ * ckpt-tree DIR zombies: a process with zombie children and a stopped one.
  * ckpt-tree DIR workers: a server whose workers count in shared memory.
  *
  * The root leads a session of its own and opens DIR/log, which every
@@ -193,15 +193,38 @@ static void check_log(int a, int b)
 	      "B: sum, want %lld: %s", want, text);
 }
 
-/* A child it never reaps. */
-static void zombie(void)
+/*
+ * Children it has not reaped yet: one exited 42, one killed by SIGUSR2,
+ * one stopped. Once DIR/go exists it reaps them, continues the third.
+ */
+static void zombies(void)
 {
-	if (!fork())
-		exit(0);
-	usleep(100000);
-	printf("ready %d\n", getpid());
+	pid_t c[3];
+	int i, st;
+
+	for (i = 0; i < 3; i++) {
+		c[i] = fork();
+		CHECK(c[i] >= 0, "fork: %s", strerror(errno));
+		if (c[i])
+			continue;
+		if (i == 0)
+			exit(42);
+		raise(i == 1 ? SIGUSR2 : SIGSTOP);
+		exit(5);
+	}
+	usleep(200000);
+	printf("ready %d %d %d %d\n", getpid(), c[0], c[1], c[2]);
 	fflush(stdout);
-	pause();
+	wait_go();
+	CHECK(waitpid(c[0], &st, 0) == c[0] && WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "c0: status %#x", st);
+	CHECK(waitpid(c[1], &st, 0) == c[1] && WIFSIGNALED(st) &&
+	      WTERMSIG(st) == SIGUSR2, "c1: status %#x", st);
+	CHECK(waitpid(c[2], &st, WNOHANG) == 0, "c2: not stopped, status %#x", st);
+	kill(c[2], SIGCONT);
+	CHECK(waitpid(c[2], &st, 0) == c[2] && WIFEXITED(st) && WEXITSTATUS(st) == 5,
+	      "c2: status %#x", st);
+	printf("zombies ok\n");
 	exit(0);
 }
 
@@ -270,10 +293,10 @@ int main(int argc, char **argv)
 	int p[2], sa, sb;
 	pid_t a, b;
 
-	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombie|workers]");
+	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombies|workers]");
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
-	if (argc == 3 && !strcmp(argv[2], "zombie"))
-		zombie();
+	if (argc == 3 && !strcmp(argv[2], "zombies"))
+		zombies();
 	if (argc == 3)
 		workers();
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
