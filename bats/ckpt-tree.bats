@@ -165,3 +165,33 @@ descendants() {
 	grep -q done "$T/sum"
 	cmp "$T/sum" "$T/plain/sum"
 }
+
+@test "tree: bad tree images (checksums computed again) are refused, no process left" {
+	local m p
+	start_bg "$T/out" ckpt-tree "$T"
+	tree_pids
+	cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
+	kill_tree
+	for m in treenr:"tree record: 0 processes" \
+		 treeparent:"tree record: bad process 1" \
+		 treepid:"tree record: pid $ROOT twice" \
+		 treepgid:"tree record: group 99999 of session" \
+		 treezombie:"tree record: bad zombie 0" \
+		 treefile:"file [0-9]*: malformed record" \
+		 treehead:"process 1 of the tree: not a tree's image"; do
+		dmesg -c > /dev/null
+		ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
+		run sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
+		echo "${m%%:*}: $status $output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"Invalid argument"* ]]
+		expect_log "${m#*:}"
+		for p in "$ROOT" "$A" "$B" "$C"; do [ ! -d "/proc/$p" ]; done
+	done
+	# unchanged, it restores
+	ckpt-mutate "$T/img" "$T/good" none
+	echo "$T/good" > /sys/kernel/ckpt/restart
+	touch "$T/go"
+	wait_gone "$ROOT"
+	grep -qx "tree ok" "$T/out"
+}

@@ -93,6 +93,17 @@
  *   tcpurgmark  the first TCP record has an urgent mark 2^31 bytes on
  *   tcpurgbyte  the first TCP record has an urgent byte it read
  *   tcpurgup    the first TCP record has an urgent pointer past its queue
+ *   treenr      the TREE record has no process
+ *   treeparent  the second process of the TREE record is its own parent
+ *   treepid     the second process of the TREE record has the root's pid
+ *   treepgid    the second process of the TREE record is in a group no
+ *               process of the tree leads
+ *   treezombie  the root of the TREE record is a zombie
+ *   treefile    the first file an earlier process of the tree saved is
+ *               file 100000 of it (the checksum of its process's image
+ *               computed again)
+ *   treehead    the head of the second process's image lacks
+ *               CKPT_CHECKPOINT_TREE (likewise)
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -479,6 +490,65 @@ static int mutate_urgent(struct ckpt_tcp *t, const char *m)
 	return 0;
 }
 
+/* The checksum of the image of a tree's process that holds @rec, again. */
+static void resum_part(const void *rec)
+{
+	struct ckpt_hdr *h;
+	size_t off = 0, head = 0, at = (const uint8_t *)rec - img;
+
+	while ((h = ckpt_next_rec(img, size, &off))) {
+		if (h->type == CKPT_HEAD)
+			head = (uint8_t *)h - img;
+		if (h->type == CKPT_TAIL && (size_t)((uint8_t *)h - img) > at) {
+			((struct ckpt_tail *)h)->checksum =
+				ckpt_tail_sum(img + head, (struct ckpt_tail *)h);
+			return;
+		}
+	}
+	FAIL("no tail after byte %zu", at);
+}
+
+static int mutate_tree(const char *m)
+{
+	struct ckpt_tree *t = (struct ckpt_tree *)find(CKPT_TREE);
+	struct ckpt_tree_proc *p = (struct ckpt_tree_proc *)(t + 1);
+	struct ckpt_hdr *h;
+	size_t off = 0;
+	int heads = 0;
+
+	if (!t || t->nr < 2)
+		return 1;
+	if (!strcmp(m, "treenr"))
+		t->nr = 0;
+	else if (!strcmp(m, "treeparent"))
+		p[1].parent = 1;
+	else if (!strcmp(m, "treepid"))
+		p[1].pid = p[0].pid;
+	else if (!strcmp(m, "treepgid"))
+		p[1].pgid = 99999;
+	else if (!strcmp(m, "treezombie"))
+		p[0].flags |= CKPT_PROC_ZOMBIE;
+	else if (strcmp(m, "treefile") && strcmp(m, "treehead"))
+		FAIL("unknown mutation %s", m);
+	while (!strcmp(m, "treefile") && (h = ckpt_next_rec(img, size, &off))) {
+		struct ckpt_file *f = (struct ckpt_file *)h;
+
+		if (h->type == CKPT_FILE && f->type == CKPT_FILE_TREE) {
+			f->data_flags = 100000;
+			resum_part(h);
+			return 0;
+		}
+	}
+	while (!strcmp(m, "treehead") && (h = ckpt_next_rec(img, size, &off))) {
+		if (h->type == CKPT_HEAD && ++heads == 3) {
+			((struct ckpt_head *)h)->flags &= ~CKPT_CHECKPOINT_TREE;
+			resum_part(h);
+			return 0;
+		}
+	}
+	return strcmp(m, "treefile") && strcmp(m, "treehead") ? 0 : 1;
+}
+
 static int mutate(const char *m)
 {
 	struct ckpt_hdr *h;
@@ -613,6 +683,8 @@ static int mutate(const char *m)
 		return mutate_unix(m);
 	} else if (!strncmp(m, "inet", 4)) {
 		return mutate_inet(m);
+	} else if (!strncmp(m, "tree", 4)) {
+		return mutate_tree(m);
 	} else if (!strncmp(m, "tcp", 3)) {
 		struct ckpt_tcp *t = (struct ckpt_tcp *)find(CKPT_TCP);
 
