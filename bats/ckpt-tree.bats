@@ -195,3 +195,36 @@ descendants() {
 	wait_gone "$ROOT"
 	grep -qx "tree ok" "$T/out"
 }
+
+@test "tree: ckpt checkpoint --tree, info, validate (the kernel's verdicts) and restart --sysfs" {
+	local m
+	start_bg "$T/out" ckpt-tree "$T"
+	tree_pids
+	ckpt checkpoint --tree "$ROOT" -o "$T/img" > /dev/null
+	ckpt validate "$T/img"
+	ckpt info "$T/img" > "$T/info"
+	grep -q "^tree: *4 processes" "$T/info"
+	grep -q "^  pid $C: parent $B, group $B, session $ROOT, exit signal 17" "$T/info"
+	grep -q "^process $B of the tree:" "$T/info"
+	[ "$(grep -c '^valid: ' "$T/info")" -eq 5 ]
+	ckpt info --json "$T/img" | python3 -c '
+import json, sys
+i = json.load(sys.stdin)
+assert i["valid"] and len(i["tree"]) == 4 and len(i["processes"]) == 4, i.keys()
+assert i["tree"][3]["ppid"] == i["tree"][2]["pid"] == i["tree"][3]["pgid"]
+assert [p["process"]["pid"] for p in i["processes"]] == [t["pid"] for t in i["tree"]]
+assert all(p["valid"] for p in i["processes"])'
+	for m in treepid:"tree record: pid $ROOT twice" treefile:"file [0-9]*: malformed record" \
+		 treehead:"process 1 of the tree: not a tree's image"; do
+		ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
+		run ckpt validate "$T/bad"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" =~ EINVAL:\ ${m#*:} ]]
+	done
+	kill_tree
+	ckpt restart --sysfs "$T/img"
+	touch "$T/go"
+	wait_gone "$ROOT"
+	grep -qx "tree ok" "$T/out"
+}
