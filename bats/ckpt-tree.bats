@@ -175,7 +175,7 @@ descendants() {
 	for m in treenr:"tree record: 0 processes" \
 		 treeparent:"tree record: bad process 1" \
 		 treepid:"tree record: pid $ROOT twice" \
-		 treepgid:"tree record: group 99999 of session" \
+		 treepgid:"tree record: group $C of session" \
 		 treezombie:"tree record: bad zombie 0" \
 		 treefile:"file [0-9]*: malformed record" \
 		 treehead:"process 1 of the tree: not a tree's image"; do
@@ -227,4 +227,29 @@ assert all(p["valid"] for p in i["processes"])'
 	touch "$T/go"
 	wait_gone "$ROOT"
 	grep -qx "tree ok" "$T/out"
+}
+
+@test "tree: a subreaper's children in a session and groups whose leaders exited keep them" {
+	local e g
+	start_bg "$T/out" ckpt-tree "$T" orphans
+	e=$(awk '$1 == "E" { print $3, $5, $6 }' "$T/log")
+	g=$(awk '$1 == "G" { print $3, $5, $6 }' "$T/log")
+	set -- $e $g
+	# E in group and session D, G in group F of session D: D and F exited
+	[ "$2" = "$3" ] && [ "$6" = "$3" ] && [ "$5" != "$2" ]
+	[ ! -d "/proc/$2" ] && [ ! -d "/proc/$5" ]
+	BG_PIDS="$BG_PIDS $1 $4"
+	ckpt checkpoint --tree "$PID" -o "$T/img" > /dev/null
+	ckpt info "$T/img" | grep -q "^  pid $4: parent $PID, group $5, session $2"
+	kill -9 "$PID" "$1" "$4"
+	wait "$PID" 2> /dev/null || true
+	wait_gone "$1"
+	wait_gone "$4"
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	touch "$T/go"
+	wait_gone "$PID"
+	cat "$T/out" "$T/log"
+	grep -qx "orphans ok" "$T/out"
+	grep -q "^E end $1 $PID $2 $2\$" "$T/log"
+	grep -q "^G end $4 $PID $5 $2\$" "$T/log"
 }

@@ -96,8 +96,8 @@
  *   treenr      the TREE record has no process
  *   treeparent  the second process of the TREE record is its own parent
  *   treepid     the second process of the TREE record has the root's pid
- *   treepgid    the second process of the TREE record is in a group no
- *               process of the tree leads
+ *   treepgid    the second process of the TREE record is in the group of
+ *               the fourth's pid, which the fourth does not lead
  *   treezombie  the root of the TREE record is a zombie
  *   treefile    the first file an earlier process of the tree saved is
  *               file 100000 of it (the checksum of its process's image
@@ -524,8 +524,8 @@ static int mutate_tree(const char *m)
 		p[1].parent = 1;
 	else if (!strcmp(m, "treepid"))
 		p[1].pid = p[0].pid;
-	else if (!strcmp(m, "treepgid"))
-		p[1].pgid = 99999;
+	else if (!strcmp(m, "treepgid") && t->nr > 3)
+		p[1].pgid = p[3].pid;
 	else if (!strcmp(m, "treezombie"))
 		p[0].flags |= CKPT_PROC_ZOMBIE;
 	else if (strcmp(m, "treefile") && strcmp(m, "treehead"))

@@ -2,6 +2,7 @@
 /*
  * ckpt-tree DIR: a process tree, to be checkpointed whole mid-stream.
  * ckpt-tree DIR zombies: a process with zombie children and a stopped one.
+ * ckpt-tree DIR orphans: a subreaper with children in leaderless groups.
  * ckpt-tree DIR workers: a server whose workers count in shared memory.
  *
  * The root leads a session of its own and opens DIR/log, which every
@@ -24,6 +25,7 @@
 #include <stdarg.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "ckpt.h"
@@ -228,6 +230,59 @@ static void zombies(void)
 	exit(0);
 }
 
+/* Log "X start|end" of this process, wait for DIR/go in between. */
+static void orphan_member(const char *who)
+{
+	ids(who, "start");
+	wait_go();
+	ids(who, "end");
+	exit(0);
+}
+
+/*
+ * A subreaper whose children are in a session and groups whose leaders
+ * exited: D leads a session, with E in D's group and F leading a group
+ * of its own, G in it; D and F exit, E and G come to the root.
+ */
+static void orphans(void)
+{
+	int st, sub = 0, n = 0;
+	char text[4096];
+	pid_t d, f;
+
+	CHECK(!prctl(PR_SET_CHILD_SUBREAPER, 1), "prctl: %s", strerror(errno));
+	d = fork();
+	if (!d) {
+		setsid();
+		if (!fork())
+			orphan_member("E");
+		f = fork();
+		if (!f) {
+			setpgid(0, 0);
+			if (!fork())
+				orphan_member("G");
+			usleep(100000);
+			exit(0);
+		}
+		waitpid(f, NULL, 0);
+		exit(0);
+	}
+	waitpid(d, NULL, 0);	/* and D reaped F */
+	do {
+		usleep(10000);
+		memset(text, 0, sizeof(text));
+		CHECK(pread(logfd, text, sizeof(text) - 1, 0) >= 0, "read log");
+	} while (!strstr(text, "E start") || !strstr(text, "G start"));
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	while (waitpid(-1, &st, 0) > 0)
+		n += WIFEXITED(st) && !WEXITSTATUS(st);
+	prctl(PR_GET_CHILD_SUBREAPER, &sub);
+	CHECK(n == 2 && sub == 1, "%d children reaped, subreaper %d", n, sub);
+	printf("orphans ok\n");
+	exit(0);
+}
+
 #define WORKERS	3
 #define ROUNDS	2000
 
@@ -293,10 +348,16 @@ int main(int argc, char **argv)
 	int p[2], sa, sb;
 	pid_t a, b;
 
-	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombies|workers]");
+	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombies|orphans|workers]");
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
 	if (argc == 3 && !strcmp(argv[2], "zombies"))
 		zombies();
+	if (argc == 3 && !strcmp(argv[2], "orphans")) {
+		snprintf(path, sizeof(path), "%s/log", dir);
+		logfd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		CHECK(logfd >= 0, "%s: %s", path, strerror(errno));
+		orphans();
+	}
 	if (argc == 3)
 		workers();
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
