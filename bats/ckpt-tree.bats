@@ -253,3 +253,40 @@ assert all(p["valid"] for p in i["processes"])'
 	grep -q "^E end $1 $PID $2 $2\$" "$T/log"
 	grep -q "^G end $4 $PID $5 $2\$" "$T/log"
 }
+
+# ns_count PID: how many processes have PID as their pid in the innermost
+# pid namespace of theirs, other than the initial one
+ns_count() {
+	grep -l "^NSpid:.*[[:space:]]$1\$" /proc/[0-9]*/status 2> /dev/null |
+		xargs -r grep -l "^NSpid:[[:space:]]*[0-9][0-9]*[[:space:]][[:space:]]*[0-9]" |
+		wc -l
+}
+
+@test "tree: the same tree restored twice at once into two new pid namespaces (sysfs, restart(CKPT_RESTART_NEWPIDNS)), each whole" {
+	local r p
+	start_bg "$T/out" ckpt-tree "$T"
+	tree_pids
+	cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
+	kill_tree
+	echo "$T/img newpidns" > /sys/kernel/ckpt/restart &
+	r=$!
+	ckpt restart --newpidns "$T/img" > "$T/pid"
+	wait "$r"
+	# the root of the second, init of its namespace
+	grep -q "^NSpid:[[:space:]]*$(cat "$T/pid")[[:space:]]*1\$" "/proc/$(cat "$T/pid")/status"
+	# two of each, with the saved pids; two roots, each its namespace's init
+	grep -h "^NSpid:.*[[:space:]][0-9][0-9]*[[:space:]]" /proc/[0-9]*/status || true
+	for p in "$A" "$B" "$C" 1; do
+		[ "$(ns_count "$p")" -eq 2 ]
+	done
+	touch "$T/go"
+	for r in $(seq 1 500); do
+		[ "$(ns_count "$A")$(ns_count 1)" = 00 ] && break
+		sleep 0.02
+	done
+	cat "$T/out" "$T/log"
+	[ "$(ns_count 1)" -eq 0 ]
+	grep -qx "tree ok" "$T/out"
+	grep -q "^A end $A 1 1 1\$" "$T/log"
+	grep -q "^C end $C $B $B 1\$" "$T/log"
+}
