@@ -39,12 +39,22 @@ image_kinds() {
 	ckpt-inet lo
 	image_of inet ckpt-inet "$T/never"
 	image_of pending ckpt-inet pending "$T/never"
+	# a tree's: HEAD TREE TAIL, then an image as above of each process
+	mkdir "$T/tree"
+	start_bg "$T/tree.out" ckpt-tree "$T/tree"
+	cat "/proc/$PID/checkpoint_tree" > "$T/tree.img"
+	kill -9 $(awk '$2 == "start" { print $3 }' "$T/tree/log")
+	wait "$PID" 2> /dev/null || true
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do
 		seq=$(ckpt-records "$img")
 		echo "$img: $seq"
-		echo "$seq" | grep -Eqx "$re"
+		if [ "$img" = "$T/tree.img" ]; then
+			echo "$seq" | grep -Eqx "(HEAD,)(TREE,)(TAIL,)($re){4}"
+		else
+			echo "$seq" | grep -Eqx "$re"
+		fi
 		echo "$seq" | tr ',' '\n' >> "$T/all"
 	done
 	# no kind is missing from these images, so the grammar was tried on all

@@ -290,3 +290,35 @@ ns_count() {
 	grep -q "^A end $A 1 1 1\$" "$T/log"
 	grep -q "^C end $C $B $B 1\$" "$T/log"
 }
+
+@test "tree: a container (a pid namespace's init) comes back whole in a new pid namespace, with its own pids" {
+	local init i
+	start_bg "$T/out" unshare -p -f ckpt-tree "$T"
+	init=$(awk -v p="$PID" '$4 == p { print $1 }' /proc/[0-9]*/stat)
+	grep -q "^NSpid:[[:space:]]*$init[[:space:]]*1\$" "/proc/$init/status"
+	BG_PIDS="$BG_PIDS $init"
+	# the pids the processes see, in their namespace (not for teardown)
+	A=$(awk '$1 == "A" && $2 == "start" { print $3 }' "$T/log")
+	B=$(awk '$1 == "B" && $2 == "start" { print $3 }' "$T/log")
+	C=$(awk '$1 == "C" && $2 == "start" { print $3 }' "$T/log")
+	[ "$A" -lt "$init" ] && [ "$C" -lt "$init" ]
+	cat "/proc/$init/checkpoint_tree" > "$T/img"
+	ckpt info "$T/img" > "$T/info"
+	grep -q "^  pid 1: parent 0, group 1, session 1," "$T/info"
+	grep -q "^  pid $C: parent $B, group $B, session 1," "$T/info"
+	kill -9 "$init"
+	wait "$PID" 2> /dev/null || true
+	for i in $(seq 1 500); do [ "$(ns_count "$A")" -eq 0 ] && break; sleep 0.02; done
+	# its pid 1 is init's here: it needs a namespace of its own
+	run sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	[ "$status" -ne 0 ]
+	expect_log "as pid 1 (-16)"
+	echo "$T/img newpidns" > /sys/kernel/ckpt/restart
+	[ "$(ns_count "$C")" -eq 1 ]
+	touch "$T/go"
+	for i in $(seq 1 500); do [ "$(ns_count 1)" -eq 0 ] && break; sleep 0.02; done
+	cat "$T/out" "$T/log"
+	grep -qx "tree ok" "$T/out"
+	grep -q "^A end $A 1 1 1\$" "$T/log"
+	grep -q "^C end $C $B $B 1\$" "$T/log"
+}

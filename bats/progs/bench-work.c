@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench-work MIB DIR [THREADS]: the workload of make bench (scripts/bench-guest).
+ * bench-work MIB DIR [THREADS [PROCS]]: the workload of make bench
+ * (scripts/bench-guest).
  *
  * Fills MIB MiB of anonymous memory with a pattern derived from each word's
  * offset (so a check is exact); with THREADS (default 1) starts THREADS - 1
@@ -20,6 +21,11 @@
  *           that shifts CLOCK_MONOTONIC back to the time of the dump)
  *   verify  reply "ok" if the memory holds the pattern, else "bad OFFSET"
  * The time spent on a command does not count as a gap.
+ *
+ * With PROCS (default 1), it first forks PROCS - 1 children, which drop
+ * the memory and sleep, looking for commands every 10 ms the same way
+ * (verify replies "ok"): a process tree whose root, the only one that
+ * loops, measures how long the whole tree was held still.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -93,20 +99,107 @@ static void put(const char *path, const char *text)
 	rename(tmp, path);
 }
 
+static char cmdpath[4096], outpath[4096];
+static long long maxgap, gapend;
+static uint64_t *mem, words;
+
+/* the command in cmdpath, if there is one: answered in outpath */
+static void command(void)
+{
+	char buf[64], reply[128];
+	struct stat st;
+	uint64_t i;
+	ssize_t n;
+	int fd;
+
+	if (stat(cmdpath, &st) != 0)
+		return;
+	fd = open(cmdpath, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	unlink(cmdpath);
+	buf[n > 0 ? n : 0] = '\0';
+	if (!strncmp(buf, "reset", 5)) {
+		maxgap = gapend = 0;
+		snprintf(reply, sizeof(reply), "reset\n");
+	} else if (!strncmp(buf, "report", 6)) {
+		snprintf(reply, sizeof(reply), "gap %lld end %lld\n", maxgap, gapend);
+	} else if (!strncmp(buf, "verify", 6)) {
+		for (i = 0; i < words && mem[i] == pattern(i * sizeof(*mem)); i++)
+			;
+		if (i == words)
+			snprintf(reply, sizeof(reply), "ok\n");
+		else
+			snprintf(reply, sizeof(reply), "bad %llu\n",
+				 (unsigned long long)(i * sizeof(*mem)));
+	} else {
+		snprintf(reply, sizeof(reply), "unknown command\n");
+	}
+	put(outpath, reply);
+}
+
+static void paths(const char *dir)
+{
+	snprintf(cmdpath, sizeof(cmdpath), "%s/cmd-%d", dir, getpid());
+	snprintf(outpath, sizeof(outpath), "%s/out-%d", dir, getpid());
+}
+
+/* a child of the tree: no memory of its own, a command every 10 ms */
+static void child(const char *dir, int ready, size_t len)
+{
+	struct timespec ts = { 0, POLL_NS };
+
+	munmap(mem, len);
+	mem = NULL;
+	words = 0;
+	paths(dir);
+	CHECK(write(ready, "", 1) == 1, "ready: %s", strerror(errno));
+	close(ready);
+	for (;;) {
+		nanosleep(&ts, NULL);
+		command();
+	}
+}
+
+/* PROCS - 1 children, each ready to answer once this returns */
+static void start_children(const char *dir, int procs, size_t len)
+{
+	int p[2], i;
+	char c;
+
+	CHECK(!pipe(p), "pipe: %s", strerror(errno));
+	for (i = 1; i < procs; i++) {
+		pid_t pid = fork();
+
+		CHECK(pid >= 0, "fork: %s", strerror(errno));
+		if (!pid) {
+			close(p[0]);
+			child(dir, p[1], len);
+		}
+	}
+	close(p[1]);
+	for (i = 1; i < procs; i++)
+		CHECK(read(p[0], &c, 1) == 1, "child %d is not ready", i);
+	close(p[0]);
+}
+
 int main(int argc, char **argv)
 {
-	char cmdpath[4096], outpath[4096], buf[64], reply[128];
-	long long now, prev, lastpoll, maxgap = 0, gapend = 0;
-	uint64_t *mem, i, words;
-	struct stat st;
+	char buf[64], reply[128];
+	long long now, prev, lastpoll;
+	int nthreads = 1, procs = 1;
+	uint64_t i;
 	size_t len;
-	int fd, nthreads = 1;
-	ssize_t n;
 
-	if (argc == 4)
+	if (argc >= 4)
 		nthreads = atoi(argv[3]);
-	if (argc < 3 || argc > 4 || atol(argv[1]) <= 0 || nthreads < 1 || nthreads > MAX_THREADS) {
-		fprintf(stderr, "usage: bench-work MIB DIR [THREADS]\n");
+	if (argc == 5)
+		procs = atoi(argv[4]);
+	if (argc < 3 || argc > 5 || atol(argv[1]) <= 0 || nthreads < 1 ||
+	    nthreads > MAX_THREADS || procs < 1 || procs > MAX_THREADS) {
+		fprintf(stderr, "usage: bench-work MIB DIR [THREADS [PROCS]]\n");
 		return 2;
 	}
 	len = (size_t)atol(argv[1]) << 20;
@@ -115,10 +208,10 @@ int main(int argc, char **argv)
 	CHECK(mem != MAP_FAILED, "mmap %zu bytes: %s", len, strerror(errno));
 	for (i = 0; i < words; i++)
 		mem[i] = pattern(i * sizeof(*mem));
+	start_children(argv[2], procs, len);
 	start_threads(nthreads);
 
-	snprintf(cmdpath, sizeof(cmdpath), "%s/cmd-%d", argv[2], getpid());
-	snprintf(outpath, sizeof(outpath), "%s/out-%d", argv[2], getpid());
+	paths(argv[2]);
 	snprintf(buf, sizeof(buf), "%d\n", getpid());
 	snprintf(reply, sizeof(reply), "%s/ready", argv[2]);
 	put(reply, buf);
@@ -134,32 +227,7 @@ int main(int argc, char **argv)
 		if (now - lastpoll < POLL_NS)
 			continue;
 		lastpoll = now;
-		if (stat(cmdpath, &st) != 0)
-			continue;
-		fd = open(cmdpath, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		unlink(cmdpath);
-		buf[n > 0 ? n : 0] = '\0';
-		if (!strncmp(buf, "reset", 5)) {
-			maxgap = gapend = 0;
-			snprintf(reply, sizeof(reply), "reset\n");
-		} else if (!strncmp(buf, "report", 6)) {
-			snprintf(reply, sizeof(reply), "gap %lld end %lld\n", maxgap, gapend);
-		} else if (!strncmp(buf, "verify", 6)) {
-			for (i = 0; i < words && mem[i] == pattern(i * sizeof(*mem)); i++)
-				;
-			if (i == words)
-				snprintf(reply, sizeof(reply), "ok\n");
-			else
-				snprintf(reply, sizeof(reply), "bad %llu\n",
-					 (unsigned long long)(i * sizeof(*mem)));
-		} else {
-			snprintf(reply, sizeof(reply), "unknown command\n");
-		}
-		put(outpath, reply);
+		command();
 		prev = lastpoll = now_ns(CLOCK_MONOTONIC);
 	}
 }

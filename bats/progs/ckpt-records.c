@@ -14,7 +14,7 @@ static const char *const names[] = {
 	N(TAIL), N(PATH), N(FS), N(FILES), N(FILE), N(FDS), N(PIPE),
 	N(SIGNALS), N(CREDS), N(LIMITS), N(TIMERS), N(EPOLL), N(TIMERFD),
 	N(POSIX_TIMERS), N(SHMS), N(SHM), N(SECCOMP), N(SECCOMP_FILTER),
-	N(LOCKS), N(THREAD), N(UNIX), N(UNIX_QUEUE), N(INET), N(TCP),
+	N(LOCKS), N(THREAD), N(UNIX), N(UNIX_QUEUE), N(INET), N(TCP), N(TREE),
 };
 
 int main(int argc, char **argv)
