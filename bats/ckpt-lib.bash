@@ -161,7 +161,7 @@ stopped_state() {
 #   pipe:    cat /proc/PID/checkpoint | cat (a splice into a pipe), restart()
 # AFTER_KILL, if set, is a command run once the process is gone.
 roundtrip() {
-	local how=$1 go=$2 r
+	local how=$1 go=$2
 	case $how in
 	syscall) ckpt-save "$PID" "$T/img" > /dev/null ;;
 	proc | sysfs) cat "/proc/$PID/checkpoint" > "$T/img" ;;
@@ -172,18 +172,26 @@ roundtrip() {
 	kill -9 "$PID"
 	wait "$PID" 2> /dev/null || true
 	if [ -n "${AFTER_KILL:-}" ]; then $AFTER_KILL; fi
+	restore_image "$how" "$go"
+}
+
+# restore_image HOW GOFILE: restart $T/img (sysfs: as $PID through
+# /sys/kernel/ckpt/restart; otherwise with rstr), create GOFILE and wait
+# until the restored process exits (rstr's status in RC)
+restore_image() {
+	local r
 	RC=0
-	if [ "$how" = sysfs ]; then
+	if [ "$1" = sysfs ]; then
 		echo "$T/img" > /sys/kernel/ckpt/restart
 		BG_PIDS="$BG_PIDS $PID"
-		touch "$go"
+		touch "$2"
 		wait_gone "$PID"
 		return
 	fi
 	rstr < "$T/img" > "$T/rstr.out" 2>&1 &
 	r=$!
 	BG_PIDS="$BG_PIDS $r"
-	touch "$go"
+	touch "$2"
 	wait "$r" || RC=$?
 	cat "$T/rstr.out"
 }

@@ -30,7 +30,6 @@ kill_tree() {
 #   proc:    cat /proc/ROOT/checkpoint_tree, echo IMAGE > /sys/kernel/ckpt/restart
 #   syscall: checkpoint(ROOT, fd, CKPT_CHECKPOINT_TREE), then restart()
 tree_roundtrip() {
-	local r rc=0
 	start_bg "$T/out" ckpt-tree "$T"
 	tree_pids
 	if [ "$1" = proc ]; then
@@ -39,19 +38,8 @@ tree_roundtrip() {
 		ckpt-save "$ROOT" "$T/img" 4 > /dev/null
 	fi
 	kill_tree
-	if [ "$1" = proc ]; then
-		echo "$T/img" > /sys/kernel/ckpt/restart
-		touch "$T/go"
-		wait_gone "$ROOT"
-	else
-		rstr < "$T/img" > "$T/rstr.out" 2>&1 &
-		r=$!
-		BG_PIDS="$BG_PIDS $r"
-		touch "$T/go"
-		wait "$r" || rc=$?
-		cat "$T/rstr.out"
-		[ "$rc" -eq 0 ]
-	fi
+	restore_image "$([ "$1" = proc ] && echo sysfs || echo syscall)" "$T/go"
+	[ "$RC" -eq 0 ]
 	cat "$T/out" "$T/log"
 	grep -qx "tree ok" "$T/out"
 	# the restored processes had the pids of the image
