@@ -281,7 +281,9 @@ ns_count() {
 
 @test "tree: a container (a pid namespace's init) comes back whole in a new pid namespace, with its own pids" {
 	local init i
-	start_bg "$T/out" unshare -p -f ckpt-tree "$T"
+	# unshare(1) keeps its descriptors: the init opens its own (no leak)
+	start_bg "$T/out" unshare -p -f sh -c \
+		'exec ckpt-tree "$1" < /dev/null > "$1/out" 2>&1' sh "$T"
 	init=$(awk -v p="$PID" '$4 == p { print $1 }' /proc/[0-9]*/stat)
 	grep -q "^NSpid:[[:space:]]*$init[[:space:]]*1\$" "/proc/$init/status"
 	BG_PIDS="$BG_PIDS $init"
@@ -309,4 +311,68 @@ ns_count() {
 	grep -qx "tree ok" "$T/out"
 	grep -q "^A end $A 1 1 1\$" "$T/log"
 	grep -q "^C end $C $B $B 1\$" "$T/log"
+}
+
+@test "tree: a file and a pipe end held outside are leaks (EBUSY, named); --unshare brings the tree back with its own" {
+	# fd 7 is this shell's too
+	exec 7>> "$T/shared"
+	start_bg "$T/out" ckpt-tree "$T"
+	tree_pids
+	run sh -c "cat /proc/$ROOT/checkpoint_tree > $T/img"
+	[ "$status" -ne 0 ]
+	expect_log "process $ROOT: fd 7 ($T/shared) is held by a process outside the tree too (-16)"
+	expect_rc 16 ckpt-save "$ROOT" "$T/img" 4
+	# the flag needs CKPT_CHECKPOINT_TREE
+	expect_rc 22 ckpt-save "$ROOT" "$T/img" 8
+	ckpt checkpoint --tree --unshare -o "$T/img" "$ROOT" > /dev/null
+	exec 7>&-
+	kill_tree
+	restore_image sysfs "$T/go"
+	cat "$T/out" "$T/log"
+	grep -qx "tree ok" "$T/out"
+	grep -q "^C end $C $B $B " "$T/log"
+
+	# the root's output is a pipe a process outside reads
+	rm -f "$T/go" "$T/log"
+	start_bg "$T/out" sh -c 'ckpt-tree "$1" < /dev/null 2> /dev/null | cat' sh "$T"
+	ROOT=$(awk '/^ready/ { print $2 }' "$T/out")
+	BG_PIDS="$BG_PIDS $ROOT"
+	run sh -c "cat /proc/$ROOT/checkpoint_tree > $T/img"
+	[ "$status" -ne 0 ]
+	expect_log "process $ROOT: fd 1 (pipe:\[[0-9]*\]) has an end open in a process outside the tree (-16)"
+	ckpt checkpoint --tree --unshare -o "$T/img" "$ROOT" > /dev/null
+	ckpt validate "$T/img"
+}
+
+@test "tree: memory, an address space, a table or a working directory shared outside are leaks (EBUSY, named)" {
+	local m child what n=0
+	for m in shm memfd vm files fs sighand; do
+		start_bg "$T/$m.out" ckpt-share "$m"
+		child=$(awk '/^ready/ { print $2 }' "$T/$m.out")
+		BG_PIDS="$BG_PIDS $child"
+		run sh -c "cat /proc/$child/checkpoint_tree > $T/img"
+		[ "$status" -ne 0 ]
+		case $m in
+		shm)	what="mapped /dev/zero (deleted) is held by a process outside the tree too" ;;
+		memfd)	what="mapped /memfd:leak (deleted) is shared memory a process outside the tree maps" ;;
+		vm)	what="task $PID outside the tree shares its address space (CLONE_VM)" ;;
+		files)	what="task $PID outside the tree shares its descriptor table (CLONE_FILES)" ;;
+		fs)	what="task $PID outside the tree shares its working directory (CLONE_FS)" ;;
+		sighand) what="task $PID outside the tree shares its address space (CLONE_VM)" ;;
+		esac
+		expect_log "process $child: $what (-16)"
+		if [ "$m" = shm ] || [ "$m" = memfd ]; then
+			# memory comes back the tree's own with the flag
+			ckpt checkpoint --tree --unshare -o "$T/$m.img" "$child" > /dev/null
+			ckpt validate "$T/$m.img"
+		else
+			# what another task changes is never read
+			expect_rc 1 ckpt checkpoint --tree --unshare -o "$T/$m.img" "$child"
+		fi
+		kill -9 "$PID" "$child"
+		# at most 10 lines in 5 s: let the window pass now and then
+		n=$((n + $(dmesg | grep -c ckpt)))
+		if [ "$n" -ge 6 ]; then sleep "$(ratelimit_left)"; n=0; fi
+		dmesg -c > /dev/null
+	done
 }
