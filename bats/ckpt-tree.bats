@@ -165,6 +165,8 @@ descendants() {
 		 treepid:"tree record: pid $ROOT twice" \
 		 treepgid:"tree record: group $C of session" \
 		 treezombie:"tree record: bad zombie 0" \
+		 treeshare:"tree record: bad process 1" \
+		 treeshared:"files record: of a table process 0 has" \
 		 treefile:"file [0-9]*: malformed record" \
 		 treehead:"process 1 of the tree: not a tree's image"; do
 		dmesg -c > /dev/null
@@ -203,7 +205,8 @@ assert i["tree"][3]["ppid"] == i["tree"][2]["pid"] == i["tree"][3]["pgid"]
 assert [p["process"]["pid"] for p in i["processes"]] == [t["pid"] for t in i["tree"]]
 assert all(p["valid"] for p in i["processes"])'
 	for m in treepid:"tree record: pid $ROOT twice" treefile:"file [0-9]*: malformed record" \
-		 treehead:"process 1 of the tree: not a tree's image"; do
+		 treehead:"process 1 of the tree: not a tree's image" \
+		 treeshared:"files record: of a table process 0 has"; do
 		ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
 		run ckpt validate "$T/bad"
 		echo "$output"
@@ -375,4 +378,32 @@ ns_count() {
 		if [ "$n" -ge 6 ]; then sleep "$(ratelimit_left)"; n=0; fi
 		dmesg -c > /dev/null
 	done
+}
+
+@test "tree: processes sharing a table (CLONE_FILES), a working directory (CLONE_FS) and a SysV segment, and one with threads, share them again" {
+	local f s t id
+	mkdir "$T/sub"
+	start_bg "$T/out" ckpt-tree "$T" clone
+	read -r _ _ f s t id < <(grep '^ready' "$T/out")
+	BG_PIDS="$BG_PIDS $f $s $t"
+	cat "/proc/$PID/checkpoint_tree" > "$T/img"
+	ckpt info "$T/img" > "$T/info"
+	grep -q "^  pid $f: parent $PID, .*, files of $PID\$" "$T/info"
+	grep -q "^  pid $s: parent $PID, .*, fs of $PID\$" "$T/info"
+	ckpt info --json "$T/img" | python3 -c '
+import json, sys
+t = {p["pid"]: p for p in json.load(sys.stdin)["tree"]}
+r, f, s, th = map(int, sys.argv[1:])
+assert t[f]["files_of"] == r and t[f]["fs_of"] == 0, t[f]
+assert t[s]["fs_of"] == r and t[s]["files_of"] == 0, t[s]
+assert t[th]["files_of"] == t[th]["fs_of"] == t[r]["files_of"] == 0, t' "$PID" "$f" "$s" "$t"
+	ckpt validate "$T/img"
+	kill -9 "$PID" "$f" "$s" "$t"
+	wait "$PID" 2> /dev/null || true
+	wait_gone "$f"
+	wait_gone "$s"
+	wait_gone "$t"
+	restore_image sysfs "$T/go"
+	cat "$T/out" "$T/log"
+	grep -qx "clone ok" "$T/out"
 }

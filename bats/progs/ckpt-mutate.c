@@ -99,6 +99,9 @@
  *   treepgid    the second process of the TREE record is in the group of
  *               the fourth's pid, which the fourth does not lead
  *   treezombie  the root of the TREE record is a zombie
+ *   treeshare   the second process of the TREE record shares its own table
+ *   treeshared  the second process of the TREE record shares the root's
+ *               table, but its FILES record has files
  *   treefile    the first file an earlier process of the tree saved is
  *               file 100000 of it (the checksum of its process's image
  *               computed again)
@@ -528,6 +531,10 @@ static int mutate_tree(const char *m)
 		p[1].pgid = p[3].pid;
 	else if (!strcmp(m, "treezombie"))
 		p[0].flags |= CKPT_PROC_ZOMBIE;
+	else if (!strcmp(m, "treeshare"))
+		p[1].share_files = 2;
+	else if (!strcmp(m, "treeshared"))
+		p[1].share_files = 1;
 	else if (strcmp(m, "treefile") && strcmp(m, "treehead"))
 		FAIL("unknown mutation %s", m);
 	while (!strcmp(m, "treefile") && (h = ckpt_next_rec(img, size, &off))) {

@@ -4,6 +4,8 @@
  * ckpt-tree DIR zombies: a process with zombie children and a stopped one.
  * ckpt-tree DIR orphans: a subreaper with children in leaderless groups.
  * ckpt-tree DIR workers: a server whose workers count in shared memory.
+ * ckpt-tree DIR clone: processes sharing a table, a working directory, a
+ * SysV segment, and one with threads.
  *
  * The root leads a session of its own and opens DIR/log, which every
  * process writes to through that one open file (one offset). It makes a
@@ -21,11 +23,14 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "ckpt.h"
@@ -342,14 +347,136 @@ static void workers(void)
 	exit(0);
 }
 
+#define THREADS	3
+
+static int *seg;	/* the SysV segment: [0] ready, [1] counted after go */
+static __thread int mine;
+
+/* F: the root's table (CLONE_FILES): what it opens after the restart, the root has. */
+static int files_child(void *arg)
+{
+	char path[300];
+	int fd;
+
+	__atomic_add_fetch(&seg[0], 1, __ATOMIC_SEQ_CST);
+	wait_go();
+	snprintf(path, sizeof(path), "%s/f-file", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	say("F fd %d\n", fd);
+	__atomic_add_fetch(&seg[1], 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* S: the root's working directory and umask (CLONE_FS), changed after it. */
+static int fs_child(void *arg)
+{
+	char path[300];
+
+	__atomic_add_fetch(&seg[0], 1, __ATOMIC_SEQ_CST);
+	wait_go();
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK(chdir(path) == 0, "chdir %s: %s", path, strerror(errno));
+	umask(027);
+	__atomic_add_fetch(&seg[1], 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static void *thread_fn(void *arg)
+{
+	mine = (int)(long)arg;
+	__atomic_add_fetch(&seg[0], 1, __ATOMIC_SEQ_CST);
+	wait_go();
+	mine *= 10;
+	__atomic_add_fetch(&seg[1], 1, __ATOMIC_SEQ_CST);
+	return (void *)(long)mine;
+}
+
+/* T: threads, each with its own __thread value, joined after the restart. */
+static void threads_child(void)
+{
+	pthread_t t[THREADS];
+	void *got;
+	int i;
+
+	for (i = 0; i < THREADS; i++)
+		CHECK(!pthread_create(&t[i], NULL, thread_fn, (void *)(long)(i + 1)),
+		      "pthread_create");
+	for (i = 0; i < THREADS; i++)
+		CHECK(!pthread_join(t[i], &got) && (long)got == 10 * (i + 1),
+		      "thread %d gave %ld", i, (long)got);
+	exit(0);
+}
+
+static pid_t clone_child(int (*fn)(void *), int flags)
+{
+	size_t sz = 1 << 16;
+	char *stack = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t p;
+
+	CHECK(stack != MAP_FAILED, "mmap: %s", strerror(errno));
+	p = clone(fn, stack + sz, flags | SIGCHLD, NULL);
+	CHECK(p > 0, "clone: %s", strerror(errno));
+	return p;
+}
+
+/*
+ * The root, F and S share a SysV segment, attached before they are made;
+ * each counts in it after the restart, as T's threads do.
+ */
+static void clones(void)
+{
+	char path[300], cwd[300], link[300];
+	int id = shmget(IPC_PRIVATE, 4096, 0600), st, fd = -1, n = 0;
+	pid_t f, s, t;
+
+	CHECK(id >= 0, "shmget: %s", strerror(errno));
+	seg = shmat(id, NULL, 0);
+	CHECK(seg != (void *)-1, "shmat: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/log", dir);
+	logfd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(logfd >= 0, "%s: %s", path, strerror(errno));
+	umask(022);
+	f = clone_child(files_child, CLONE_FILES);
+	s = clone_child(fs_child, CLONE_FS);
+	t = fork();
+	CHECK(t >= 0, "fork: %s", strerror(errno));
+	if (!t)
+		threads_child();
+	while (__atomic_load_n(&seg[0], __ATOMIC_SEQ_CST) < 2 + THREADS)
+		usleep(10000);
+	printf("ready %d %d %d %d %d\n", getpid(), f, s, t, id);
+	fflush(stdout);
+	while (waitpid(-1, &st, 0) > 0)
+		n += WIFEXITED(st) && !WEXITSTATUS(st);
+	CHECK(n == 3, "%d children exited 0", n);
+	CHECK(seg[1] == 2 + THREADS, "the segment counted %d", seg[1]);
+	memset(link, 0, sizeof(link));
+	CHECK(pread(logfd, link, sizeof(link) - 1, 0) > 0 &&
+	      sscanf(link, "F fd %d", &fd) == 1, "no fd of F in the log");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	memset(link, 0, sizeof(link));
+	CHECK(readlink(path, link, sizeof(link) - 1) > 0 && strstr(link, "/f-file"),
+	      "fd %d of F is not the root's (%s)", fd, link);
+	CHECK(getcwd(cwd, sizeof(cwd)) && !strcmp(strrchr(cwd, '/'), "/sub"),
+	      "cwd %s, not S's", cwd);
+	CHECK(umask(0) == 027, "umask not S's");
+	CHECK(shmctl(id, IPC_RMID, NULL) == 0, "IPC_RMID: %s", strerror(errno));
+	printf("clone ok\n");
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	char path[300], text[4096];
 	int p[2], sa, sb;
 	pid_t a, b;
 
-	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombies|orphans|workers]");
+	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombies|orphans|workers|clone]");
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	if (argc == 3 && !strcmp(argv[2], "clone"))
+		clones();
 	if (argc == 3 && !strcmp(argv[2], "zombies"))
 		zombies();
 	if (argc == 3 && !strcmp(argv[2], "orphans")) {
