@@ -407,3 +407,25 @@ assert t[th]["files_of"] == t[th]["fs_of"] == t[r]["files_of"] == 0, t' "$PID" "
 	cat "$T/out" "$T/log"
 	grep -qx "clone ok" "$T/out"
 }
+
+@test "tree: a stream and a datagram socketpair between a parent and its child, messages unread both ways, come back connected" {
+	local c how
+	for how in sysfs syscall; do
+		rm -f "$T/go"
+		start_bg "$T/out" ckpt-tree "$T" unix
+		read -r _ _ c < <(grep '^ready' "$T/out")
+		BG_PIDS="$BG_PIDS $c"
+		cat "/proc/$PID/checkpoint_tree" > "$T/img"
+		ckpt info "$T/img" > "$T/info"
+		[ "$(grep -c "pair [01] with another process of the tree" "$T/info")" -eq 4 ]
+		ckpt validate "$T/img"
+		kill -9 "$PID" "$c"
+		wait "$PID" 2> /dev/null || true
+		wait_gone "$c"
+		restore_image "$how" "$T/go"
+		cat "$T/out"
+		[ "$RC" -eq 0 ]
+		grep -qx "unix ok" "$T/out"
+		[ "$(grep -c "^unix ok" "$T/out")" -eq 1 ]
+	done
+}

@@ -6,6 +6,8 @@
  * ckpt-tree DIR workers: a server whose workers count in shared memory.
  * ckpt-tree DIR clone: processes sharing a table, a working directory, a
  * SysV segment, and one with threads.
+ * ckpt-tree DIR unix: a parent and a child talking over a stream and a
+ * datagram socketpair made before fork(), with messages unread both ways.
  *
  * The root leads a session of its own and opens DIR/log, which every
  * process writes to through that one open file (one offset). It makes a
@@ -31,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "ckpt.h"
@@ -467,16 +470,77 @@ static void clones(void)
 	exit(0);
 }
 
+/* Read the @n bytes of @want from @fd: a datagram, or from a stream. */
+static void expect(int fd, const char *want, size_t n, const char *who)
+{
+	char buf[64] = "";
+	size_t got = 0;
+	ssize_t r;
+
+	do {
+		r = read(fd, buf + got, n - got);
+		CHECK(r > 0, "%s: read: %s", who, r ? strerror(errno) : "end of file");
+		got += r;
+	} while (got < n);
+	CHECK(got == n && !memcmp(buf, want, n), "%s: read '%.*s', want '%s'",
+	      who, (int)got, buf, want);
+}
+
+/*
+ * Stream pair s and datagram pair d made before fork(): the root keeps
+ * [0], the child [1]. Before the checkpoint each sends the other a
+ * message it does not read; after it, each reads it and they talk on.
+ */
+static void unix_pairs(void)
+{
+	int s[2], d[2], st;
+	pid_t c;
+
+	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, s) &&
+	      !socketpair(AF_UNIX, SOCK_DGRAM, 0, d), "socketpair: %s", strerror(errno));
+	c = fork();
+	CHECK(c >= 0, "fork: %s", strerror(errno));
+	if (!c) {
+		close(s[0]);
+		close(d[0]);
+		CHECK(write(s[1], "ping", 4) == 4 && send(d[1], "d1", 2, 0) == 2,
+		      "child: send: %s", strerror(errno));
+		wait_go();
+		expect(s[1], "hello", 5, "child stream");
+		CHECK(write(s[1], "after", 5) == 5, "child: write: %s", strerror(errno));
+		expect(d[1], "d2", 2, "child datagram");
+		exit(0);
+	}
+	close(s[1]);
+	close(d[1]);
+	CHECK(write(s[0], "hello", 5) == 5, "root: write: %s", strerror(errno));
+	usleep(100000);
+	printf("ready %d %d\n", getpid(), c);
+	fflush(stdout);
+	wait_go();
+	expect(s[0], "ping", 4, "root stream");
+	expect(d[0], "d1", 2, "root datagram");
+	CHECK(send(d[0], "d2", 2, 0) == 2, "root: send: %s", strerror(errno));
+	expect(s[0], "after", 5, "root stream");
+	CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "child: status %#x", st);
+	printf("unix ok\n");
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	char path[300], text[4096];
 	int p[2], sa, sb;
 	pid_t a, b;
 
-	CHECK(argc == 2 || argc == 3, "usage: ckpt-tree DIR [zombies|orphans|workers|clone]");
+	CHECK(argc == 2 || argc == 3,
+	      "usage: ckpt-tree DIR [zombies|orphans|workers|clone|unix]");
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
 	if (argc == 3 && !strcmp(argv[2], "clone"))
 		clones();
+	if (argc == 3 && !strcmp(argv[2], "unix"))
+		unix_pairs();
 	if (argc == 3 && !strcmp(argv[2], "zombies"))
 		zombies();
 	if (argc == 3 && !strcmp(argv[2], "orphans")) {
