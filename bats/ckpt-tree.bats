@@ -131,12 +131,14 @@ descendants() {
 	done
 }
 
-@test "tree: a bash pipeline (python3 | tr | sha256sum) checkpointed mid-stream ends as a plain run" {
-	local pipeline='echo ready; python3 /tests/tree-producer.py "$1/mark" | tr a-z A-Z | sha256sum > "$1/sum"; echo done >> "$1/sum"'
+# pipeline_roundtrip SCRIPT: bash -c SCRIPT sh DIR, of three processes with
+# data in flight, checkpointed mid-stream, killed, restored: DIR/sum is that
+# of a plain run
+pipeline_roundtrip() {
 	local kids p
 	mkdir "$T/plain"
-	bash -c "$pipeline" sh "$T/plain" > /dev/null
-	start_bg "$T/out" bash -c "$pipeline" sh "$T"
+	bash -c "$1" sh "$T/plain" > /dev/null
+	start_bg "$T/out" bash -c "$1" sh "$T"
 	wait_for "$T/out" ready
 	for p in $(seq 1 500); do [ -e "$T/mark" ] && break; sleep 0.02; done
 	[ -e "$T/mark" ]
@@ -152,6 +154,14 @@ descendants() {
 	cat "$T/sum" "$T/plain/sum"
 	grep -q done "$T/sum"
 	cmp "$T/sum" "$T/plain/sum"
+}
+
+@test "tree: a bash pipeline (python3 | tr | sha256sum) checkpointed mid-stream ends as a plain run" {
+	pipeline_roundtrip 'echo ready; python3 /tests/tree-producer.py "$1/mark" | tr a-z A-Z | sha256sum > "$1/sum"; echo done >> "$1/sum"'
+}
+
+@test "tree: the same through a FIFO (python3 > fifo &; tr < fifo | sha256sum), data in flight in it" {
+	pipeline_roundtrip 'echo ready; mkfifo "$1/fifo"; python3 /tests/tree-producer.py "$1/mark" > "$1/fifo" & tr a-z A-Z < "$1/fifo" | sha256sum > "$1/sum"; wait; echo done >> "$1/sum"'
 }
 
 @test "tree: bad tree images (checksums computed again) are refused, no process left" {
@@ -428,4 +438,52 @@ assert t[th]["files_of"] == t[th]["fs_of"] == t[r]["files_of"] == 0, t' "$PID" "
 		grep -qx "unix ok" "$T/out"
 		[ "$(grep -c "^unix ok" "$T/out")" -eq 1 ]
 	done
+}
+
+@test "tree: a restart that fails after a process made a SysV segment again removes it, and leaves no process" {
+	local f s t id before p
+	mkdir "$T/sub"
+	start_bg "$T/out" ckpt-tree "$T" clone
+	read -r _ _ f s t id < <(grep '^ready' "$T/out")
+	BG_PIDS="$BG_PIDS $f $s $t"
+	cat "/proc/$PID/checkpoint_tree" > "$T/img"
+	kill -9 "$PID" "$f" "$s" "$t"
+	wait "$PID" 2> /dev/null || true
+	for p in "$f" "$s" "$t"; do wait_gone "$p"; done
+	ckpt-sysv rm "$id"	# F, the first with it, makes it again
+	before=$(wc -l < /proc/sysvipc/shm)
+	# T, the last, cannot be made: its pid is taken
+	echo $((t - 1)) > /proc/sys/kernel/ns_last_pid
+	sleep 30 &
+	BG_PIDS="$BG_PIDS $!"
+	[ "$!" -eq "$t" ]
+	expect_rc 1 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	expect_log "cannot make process $t of the tree"
+	[ "$(wc -l < /proc/sysvipc/shm)" -eq "$before" ]
+	for p in "$PID" "$f" "$s"; do [ ! -d "/proc/$p" ]; done
+}
+
+@test "tree: a controlling terminal (a pty whose master is outside) is a leak (EBUSY, named); --unshare lets it go" {
+	local pty root kids
+	ckpt-pty "$T/tty" sh -c 'echo ready; sleep 1000 | cat' 3>&- 4>&- &
+	pty=$!
+	BG_PIDS="$BG_PIDS $pty"
+	wait_for "$T/tty" ready
+	root=$(awk -v p="$pty" '$4 == p { print $1 }' /proc/[0-9]*/stat)
+	kids=$(descendants "$root")
+	BG_PIDS="$BG_PIDS $root $kids"
+	[ "$(awk '{ print $7 }' "/proc/$root/stat")" -ne 0 ]
+	run sh -c "cat /proc/$root/checkpoint_tree > $T/img"
+	[ "$status" -ne 0 ]
+	expect_log "process $root: its controlling terminal pts[0-9]* is outside the tree (-16)"
+	ckpt checkpoint --tree --unshare -o "$T/img" "$root" > /dev/null
+	ckpt validate "$T/img"
+	kill -9 "$root" $kids
+	wait_gone "$root"
+	echo "$T/img" > /sys/kernel/ckpt/restart
+	# back, in a session of its own, without a controlling terminal
+	[ -d "/proc/$root" ]
+	[ "$(awk '{ print $7 }' "/proc/$root/stat")" -eq 0 ]
+	[ "$(awk '{ print $6 }' "/proc/$root/stat")" -eq "$root" ]
+	[ "$(descendants "$root" | wc -l)" -eq 2 ]
 }

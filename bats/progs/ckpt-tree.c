@@ -425,8 +425,9 @@ static pid_t clone_child(int (*fn)(void *), int flags)
 }
 
 /*
- * The root, F and S share a SysV segment, attached before they are made;
- * each counts in it after the restart, as T's threads do.
+ * F, S and T share a SysV segment, attached before they are made, which
+ * the root detaches then; each counts in it after the restart, as T's
+ * threads do, and the root attaches it again to check.
  */
 static void clones(void)
 {
@@ -449,11 +450,15 @@ static void clones(void)
 		threads_child();
 	while (__atomic_load_n(&seg[0], __ATOMIC_SEQ_CST) < 2 + THREADS)
 		usleep(10000);
+	/* the children's, not the root's: the first of them makes it again */
+	CHECK(shmdt(seg) == 0, "shmdt: %s", strerror(errno));
 	printf("ready %d %d %d %d %d\n", getpid(), f, s, t, id);
 	fflush(stdout);
 	while (waitpid(-1, &st, 0) > 0)
 		n += WIFEXITED(st) && !WEXITSTATUS(st);
 	CHECK(n == 3, "%d children exited 0", n);
+	seg = shmat(id, NULL, 0);
+	CHECK(seg != (void *)-1, "shmat: %s", strerror(errno));
 	CHECK(seg[1] == 2 + THREADS, "the segment counted %d", seg[1]);
 	memset(link, 0, sizeof(link));
 	CHECK(pread(logfd, link, sizeof(link) - 1, 0) > 0 &&
