@@ -16,9 +16,14 @@
  * DIR/out-PID.tmp and renamed to DIR/out-PID):
  *   reset   forget the largest gap; reply "reset"
  *   report  reply "gap NS end NS": the largest gap since the reset and the
- *           CLOCK_REALTIME when it ended (after a restore: when the process
- *           first ran; realtime because criu restores into a time namespace
- *           that shifts CLOCK_MONOTONIC back to the time of the dump)
+ *           CLOCK_REALTIME when it ended
+ *   resumed R0
+ *           reply "resumed T": the CLOCK_REALTIME T at the end of the first
+ *           gap of 200 us or more that ended after R0, 0 if none did: when
+ *           a process restored after R0 first ran (realtime because criu
+ *           restores into a time namespace that shifts CLOCK_MONOTONIC back
+ *           to the time of the dump; the gap across its restore is then its
+ *           freeze only, which another stall may exceed)
  *   verify  reply "ok" if the memory holds the pattern, else "bad OFFSET"
  * The time spent on a command does not count as a gap.
  *
@@ -37,6 +42,8 @@
 
 #define POLL_NS 10000000LL
 #define MAX_THREADS 1024
+#define GAP_MIN_NS 200000LL	/* a gap whose end is kept */
+#define NR_ENDS 256		/* the ends of the last gaps that long */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t waiting = PTHREAD_COND_INITIALIZER, never = PTHREAD_COND_INITIALIZER;
@@ -101,6 +108,20 @@ static void put(const char *path, const char *text)
 
 static char cmdpath[4096], outpath[4096];
 static long long maxgap, gapend;
+static long long ends[NR_ENDS];
+static unsigned int nr_ends;
+
+/* the end of the first gap of GAP_MIN_NS or more that ended after @r0 */
+static long long resumed(long long r0)
+{
+	long long t = 0;
+	unsigned int i;
+
+	for (i = 0; i < NR_ENDS && i < nr_ends; i++)
+		if (ends[i] > r0 && (!t || ends[i] < t))
+			t = ends[i];
+	return t;
+}
 static uint64_t *mem, words;
 
 /* the command in cmdpath, if there is one: answered in outpath */
@@ -126,6 +147,9 @@ static void command(void)
 		snprintf(reply, sizeof(reply), "reset\n");
 	} else if (!strncmp(buf, "report", 6)) {
 		snprintf(reply, sizeof(reply), "gap %lld end %lld\n", maxgap, gapend);
+	} else if (!strncmp(buf, "resumed ", 8)) {
+		snprintf(reply, sizeof(reply), "resumed %lld\n",
+			 resumed(strtoll(buf + 8, NULL, 10)));
 	} else if (!strncmp(buf, "verify", 6)) {
 		for (i = 0; i < words && mem[i] == pattern(i * sizeof(*mem)); i++)
 			;
@@ -219,6 +243,8 @@ int main(int argc, char **argv)
 	prev = lastpoll = now_ns(CLOCK_MONOTONIC);
 	for (;;) {
 		now = now_ns(CLOCK_MONOTONIC);
+		if (now - prev >= GAP_MIN_NS)
+			ends[nr_ends++ % NR_ENDS] = now_ns(CLOCK_REALTIME);
 		if (now - prev > maxgap) {
 			maxgap = now - prev;
 			gapend = now_ns(CLOCK_REALTIME);
