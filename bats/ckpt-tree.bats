@@ -478,9 +478,12 @@ assert t[th]["files_of"] == t[th]["fs_of"] == t[r]["files_of"] == 0, t' "$PID" "
 	expect_log "process $root: its controlling terminal pts[0-9]* is outside the tree (-16)"
 	ckpt checkpoint --tree --unshare -o "$T/img" "$root" > /dev/null
 	ckpt validate "$T/img"
+	# the terminal stays (ckpt-pty ends once no one has it open)
+	exec 5<> "$(readlink "/proc/$root/fd/0")"
 	kill -9 "$root" $kids
 	wait_gone "$root"
 	echo "$T/img" > /sys/kernel/ckpt/restart
+	exec 5<&-
 	# back, in a session of its own, without a controlling terminal
 	[ -d "/proc/$root" ]
 	[ "$(awk '{ print $7 }' "/proc/$root/stat")" -eq 0 ]

@@ -3,10 +3,13 @@
  * ckpt-pty OUT COMMAND [ARG...]: run COMMAND in a new session on a new
  * pseudo-terminal (its stdin, stdout and stderr, and its controlling
  * terminal), copy all it writes there to the file OUT, byte for byte,
- * and exit with its exit status (128+N if killed by signal N).
+ * and exit with its exit status (128+N if killed by signal N). COMMAND is
+ * reaped as soon as it exits, even while another process keeps the
+ * terminal open.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -32,7 +35,8 @@ int main(int argc, char **argv)
 {
 	struct termios t;
 	char buf[4096];
-	int m, out, st;
+	int m, out, st, reaped = 0;
+	struct pollfd pfd;
 	ssize_t n;
 	pid_t pid;
 
@@ -51,13 +55,19 @@ int main(int argc, char **argv)
 	if (!pid)
 		child(m, argv + 2);
 	/* EIO once the last descriptor of the slave is closed */
-	while ((n = read(m, buf, sizeof(buf))) != 0) {
+	pfd = (struct pollfd){ .fd = m, .events = POLLIN };
+	for (;;) {
+		if (!reaped && waitpid(pid, &st, WNOHANG) == pid)
+			reaped = 1;
+		if (poll(&pfd, 1, 100) == 0)
+			continue;
+		n = read(m, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n <= 0)
 			break;
 		CHECK(write(out, buf, n) == n, "write %s: %m", argv[1]);
 	}
-	CHECK(waitpid(pid, &st, 0) == pid, "waitpid: %m");
+	CHECK(reaped || waitpid(pid, &st, 0) == pid, "waitpid: %m");
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
