@@ -56,7 +56,10 @@ last_count() { tail -n 1 "$1" | cut -d' ' -f2; }
 	[ "$(readlink "/proc/$PID/fd/1")" = "$T/out" ]
 	[ "$(readlink "/proc/$PID/fd/2")" = "$T/out" ]
 	[ "$(readlink "/proc/$PID/fd/0")" = /dev/null ]
-	[ ! -e "/proc/$PID/fd/3" ]
+	# nothing else but the count file, open while a line is written
+	fd3=$(readlink "/proc/$PID/fd/3" || true)
+	[ -z "$fd3" ] || [ "$fd3" = "$T/count" ]
+	[ ! -e "/proc/$PID/fd/4" ]
 	[ "$(cat "/proc/$PID/comm")" = ckpt-count ]
 }
 
