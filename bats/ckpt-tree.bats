@@ -26,6 +26,17 @@ kill_tree() {
 	wait_gone "$C"
 }
 
+# refused_taken PID: another process takes PID, a restart of $T/img through
+# sysfs is refused when it comes to make PID
+refused_taken() {
+	echo $(($1 - 1)) > /proc/sys/kernel/ns_last_pid
+	sleep 30 &
+	BG_PIDS="$BG_PIDS $!"
+	[ "$!" -eq "$1" ]
+	expect_rc 1 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
+	expect_log "cannot make process $1 of the tree"
+}
+
 # tree_roundtrip HOW: checkpoint the tree mid-stream, kill it, restore it
 #   proc:    cat /proc/ROOT/checkpoint_tree, echo IMAGE > /sys/kernel/ckpt/restart
 #   syscall: checkpoint(ROOT, fd, CKPT_CHECKPOINT_TREE), then restart()
@@ -64,12 +75,7 @@ tree_roundtrip() {
 	cat "/proc/$ROOT/checkpoint_tree" > "$T/img"
 	kill_tree
 	# another process takes C's pid: A and B are made before it is refused
-	echo $((C - 1)) > /proc/sys/kernel/ns_last_pid
-	sleep 30 &
-	BG_PIDS="$BG_PIDS $!"
-	[ "$!" -eq "$C" ]
-	expect_rc 1 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
-	expect_log "cannot make process $C of the tree"
+	refused_taken "$C"
 	[ ! -d "/proc/$ROOT" ]
 	[ ! -d "/proc/$A" ]
 	[ ! -d "/proc/$B" ]
@@ -453,12 +459,7 @@ assert t[th]["files_of"] == t[th]["fs_of"] == t[r]["files_of"] == 0, t' "$PID" "
 	ckpt-sysv rm "$id"	# F, the first with it, makes it again
 	before=$(wc -l < /proc/sysvipc/shm)
 	# T, the last, cannot be made: its pid is taken
-	echo $((t - 1)) > /proc/sys/kernel/ns_last_pid
-	sleep 30 &
-	BG_PIDS="$BG_PIDS $!"
-	[ "$!" -eq "$t" ]
-	expect_rc 1 sh -c "echo $T/img > /sys/kernel/ckpt/restart"
-	expect_log "cannot make process $t of the tree"
+	refused_taken "$t"
 	[ "$(wc -l < /proc/sysvipc/shm)" -eq "$before" ]
 	for p in "$PID" "$f" "$s"; do [ ! -d "/proc/$p" ]; done
 }
