@@ -107,6 +107,10 @@
  *               computed again)
  *   treehead    the head of the second process's image lacks
  *               CKPT_CHECKPOINT_TREE (likewise)
+ *   runproc     the first run of the first PAGE_RUNS record copies from
+ *               process 1000 (its process's checksum computed again)
+ *   runfrom     that run copies from 0x1000, where nothing was (likewise)
+ *   runpages    that run has no page (likewise)
  *   none        nothing: only the checksum is computed again
  * Exits 1 if IN has no record to change.
  */
@@ -556,6 +560,26 @@ static int mutate_tree(const char *m)
 	return strcmp(m, "treefile") && strcmp(m, "treehead") ? 0 : 1;
 }
 
+/* The first run of the first PAGE_RUNS record; its process's checksum again. */
+static int mutate_run(const char *m)
+{
+	struct ckpt_hdr *h = find(CKPT_PAGE_RUNS);
+	struct ckpt_page_run *r = (struct ckpt_page_run *)((struct ckpt_page_runs *)h + 1);
+
+	if (!h)
+		return 1;
+	if (!strcmp(m, "runproc"))
+		r->proc = 1000;
+	else if (!strcmp(m, "runfrom"))
+		r->from = 0x1000;
+	else if (!strcmp(m, "runpages"))
+		r->pages = 0;
+	else
+		FAIL("unknown mutation %s", m);
+	resum_part(h);
+	return 0;
+}
+
 static int mutate(const char *m)
 {
 	struct ckpt_hdr *h;
@@ -692,6 +716,8 @@ static int mutate(const char *m)
 		return mutate_inet(m);
 	} else if (!strncmp(m, "tree", 4)) {
 		return mutate_tree(m);
+	} else if (!strncmp(m, "run", 3)) {
+		return mutate_run(m);
 	} else if (!strncmp(m, "tcp", 3)) {
 		struct ckpt_tcp *t = (struct ckpt_tcp *)find(CKPT_TCP);
 

@@ -8,6 +8,8 @@
  * SysV segment, and one with threads.
  * ckpt-tree DIR unix: a parent and a child talking over a stream and a
  * datagram socketpair made before fork(), with messages unread both ways.
+ * ckpt-tree DIR cow: a parent, its children and a grandchild sharing
+ * private pages copy-on-write after fork(), some written since by some.
  *
  * The root leads a session of its own and opens DIR/log, which every
  * process writes to through that one open file (one offset). It makes a
@@ -29,6 +31,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -533,6 +536,121 @@ static void unix_pairs(void)
 	exit(0);
 }
 
+#define COW_PAGES	2048	/* 8 MiB */
+#define PAGE		4096
+#define WORDS		(PAGE / sizeof(uint64_t))
+
+static uint64_t *cow;
+
+/* Stamp pages [from, to) of cow with @tag */
+static void cow_stamp(int from, int to, uint64_t tag)
+{
+	unsigned int p, w;
+
+	for (p = from; p < to; p++)
+		for (w = 0; w < WORDS; w++)
+			cow[p * WORDS + w] = tag << 48 | (uint64_t)p << 16 | w;
+}
+
+/* Pages [from, to) of cow hold @tag, word for word */
+static void cow_check(int from, int to, uint64_t tag, const char *who)
+{
+	unsigned int p, w;
+
+	for (p = from; p < to; p++)
+		for (w = 0; w < WORDS; w++)
+			CHECK(cow[p * WORDS + w] == (tag << 48 | (uint64_t)p << 16 | w),
+			      "%s: page %d word %d: %#llx, tag %llu wanted", who, p, w,
+			      (unsigned long long)cow[p * WORDS + w],
+			      (unsigned long long)tag);
+}
+
+/*
+ * A process that had @tag in pages [from, to) (the root's 1 elsewhere)
+ * after the go: checks them, writes its own @mine over all, checks that.
+ */
+static void cow_member(int *ctr, int from, int to, uint64_t tag, uint64_t mine,
+		       const char *who)
+{
+	__atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
+	wait_go();
+	cow_check(0, from, 1, who);
+	cow_check(from, to, tag, who);
+	cow_check(to, COW_PAGES, 1, who);
+	cow_stamp(0, COW_PAGES, mine);
+	cow_check(0, COW_PAGES, mine, who);
+}
+
+static void cow_reap(pid_t pid, const char *who)
+{
+	int st;
+
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "%s: status %#x", who, st);
+}
+
+/*
+ * The root stamps 8 MiB with 1 and forks: X writes nothing, Y stamps the
+ * first half with 2, Z forks G, which stamps the last quarter with 3.
+ * After the go each checks what it had and writes its own all over; the
+ * root checks its pages kept 1 while they wrote, then stamps its own.
+ */
+static void cows(void)
+{
+	int *ctr = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t x, y, z, g = 0;
+	int p[2];
+
+	cow = mmap(NULL, COW_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(ctr != MAP_FAILED && cow != MAP_FAILED && !pipe(p), "mmap: %s",
+	      strerror(errno));
+	cow_stamp(0, COW_PAGES, 1);
+	x = fork();
+	if (!x) {
+		cow_member(ctr, 0, 0, 1, 4, "X");
+		exit(0);
+	}
+	y = fork();
+	if (!y) {
+		cow_stamp(0, COW_PAGES / 2, 2);
+		cow_member(ctr, 0, COW_PAGES / 2, 2, 5, "Y");
+		exit(0);
+	}
+	z = fork();
+	if (!z) {
+		g = fork();
+		if (!g) {
+			cow_stamp(COW_PAGES * 3 / 4, COW_PAGES, 3);
+			cow_member(ctr, COW_PAGES * 3 / 4, COW_PAGES, 3, 7, "G");
+			exit(0);
+		}
+		CHECK(g > 0 && write(p[1], &g, sizeof(g)) == sizeof(g), "fork G: %s",
+		      strerror(errno));
+		cow_member(ctr, 0, 0, 1, 6, "Z");
+		cow_reap(g, "G");
+		exit(0);
+	}
+	CHECK(x > 0 && y > 0 && z > 0 && read(p[0], &g, sizeof(g)) == sizeof(g),
+	      "fork: %s", strerror(errno));
+	close(p[0]);
+	close(p[1]);
+	while (__atomic_load_n(ctr, __ATOMIC_SEQ_CST) < 4)
+		usleep(10000);
+	printf("ready %d %d %d %d %d\n", getpid(), x, y, z, g);
+	fflush(stdout);
+	wait_go();
+	cow_reap(x, "X");
+	cow_reap(y, "Y");
+	cow_reap(z, "Z");
+	cow_check(0, COW_PAGES, 1, "root");
+	cow_stamp(0, COW_PAGES, 8);
+	cow_check(0, COW_PAGES, 8, "root");
+	printf("cow ok\n");
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	char path[300], text[4096];
@@ -540,12 +658,14 @@ int main(int argc, char **argv)
 	pid_t a, b;
 
 	CHECK(argc == 2 || argc == 3,
-	      "usage: ckpt-tree DIR [zombies|orphans|workers|clone|unix]");
+	      "usage: ckpt-tree DIR [zombies|orphans|workers|clone|unix|cow]");
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
 	if (argc == 3 && !strcmp(argv[2], "clone"))
 		clones();
 	if (argc == 3 && !strcmp(argv[2], "unix"))
 		unix_pairs();
+	if (argc == 3 && !strcmp(argv[2], "cow"))
+		cows();
 	if (argc == 3 && !strcmp(argv[2], "zombies"))
 		zombies();
 	if (argc == 3 && !strcmp(argv[2], "orphans")) {
