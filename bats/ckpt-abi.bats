@@ -39,12 +39,20 @@ image_kinds() {
 	ckpt-inet lo
 	image_of inet ckpt-inet "$T/never"
 	image_of pending ckpt-inet pending "$T/never"
-	# a tree's: HEAD TREE TAIL, then an image as above of each process
+	# a tree's: HEAD TREE PTY* TAIL, then an image as above of each process
 	mkdir "$T/tree"
 	start_bg "$T/tree.out" ckpt-tree "$T/tree"
 	cat "/proc/$PID/checkpoint_tree" > "$T/tree.img"
 	kill -9 $(awk '$2 == "start" { print $3 }' "$T/tree/log")
 	wait "$PID" 2> /dev/null || true
+	# one with a pty: ckpt-pty holds the master, ckpt-term's session has it
+	mkdir "$T/term"
+	ckpt-pty "$T/term/tty" ckpt-term "$T/term" < /dev/null > "$T/term/out" 2>&1 3>&- 4>&- &
+	BG_PIDS="$BG_PIDS $!"
+	wait_for "$T/term/tty" ready
+	cat "/proc/$!/checkpoint_tree" > "$T/term.img"
+	touch "$T/term/go"
+	wait "$!"
 	remove_sysv_segments
 	: > "$T/all"
 	for img in "$T"/*.img; do
@@ -52,6 +60,8 @@ image_kinds() {
 		echo "$img: $seq"
 		if [ "$img" = "$T/tree.img" ]; then
 			echo "$seq" | grep -Eqx "(HEAD,)(TREE,)(TAIL,)($re){4}"
+		elif [ "$img" = "$T/term.img" ]; then
+			echo "$seq" | grep -Eqx "(HEAD,)(TREE,)(PTY,)(TAIL,)($re){3}"
 		else
 			echo "$seq" | grep -Eqx "$re"
 		fi

@@ -509,6 +509,105 @@ for p in json.load(sys.stdin)["processes"]:
 	done
 }
 
+# term_tree: ckpt-pty (the root, holding the master) runs ckpt-term, L,
+# which leads the session of the pty and put J in the foreground
+term_tree() {
+	rm -f "$T/go" "$T/tty"
+	ckpt-pty "$T/tty" ckpt-term "$T" < /dev/null > "$T/out" 2>&1 3>&- 4>&- &
+	PID=$!
+	BG_PIDS="$BG_PIDS $PID"
+	wait_for "$T/tty" ready
+	read -r _ L J < "$T/tty"
+	BG_PIDS="$BG_PIDS $L $J"
+}
+
+@test "tree: a pty whose master the tree holds comes back: the session's controlling terminal, foreground group, modes, window" {
+	local how
+	for how in sysfs syscall; do
+		term_tree
+		if [ "$how" = sysfs ]; then
+			cat "/proc/$PID/checkpoint_tree" > "$T/img"
+		else
+			ckpt-save "$PID" "$T/img" 4 > /dev/null
+		fi
+		ckpt validate "$T/img"
+		ckpt info "$T/img" > "$T/info"
+		grep "pty 0" "$T/info"
+		grep -q "pty 0: pts/[0-9]*, session $L, foreground group $J, 33x77" "$T/info"
+		kill -9 "$PID" "$L" "$J"
+		wait "$PID" 2> /dev/null || true
+		wait_gone "$L"
+		wait_gone "$J"
+		restore_image "$how" "$T/go"
+		cat "$T/tty" "$T/out"
+		[ "$RC" -eq 0 ]
+		grep -qx "J ok" "$T/tty"
+		grep -qx "term ok" "$T/tty"
+	done
+	# a session led by the root, a pty the tree does not have: refused,
+	# the tool says the same, none left
+	for m in ptysession:"pty record 0: session $PID, group $J" \
+		 ptyfile:"file [0-9]*: no pty 9 in the tree"; do
+		ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
+		dmesg -c > /dev/null
+		expect_rc 1 sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
+		expect_log "${m#*:}"
+		run ckpt validate "$T/bad"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" =~ EINVAL:\ ${m#*:} ]]
+		for p in "$PID" "$L" "$J"; do [ ! -d "/proc/$p" ]; done
+	done
+}
+
+@test "tree: util-linux script, its session on its pty, checkpointed, killed, restored: the typescript ends as a plain run's" {
+	local l j how
+	for how in sysfs syscall; do
+		rm -f "$T/go" "$T/typescript" "$T/in"
+		# its input open and empty, as a user who types nothing: at the end
+		# of a /dev/null, script would send the session an EOF not read yet
+		mkfifo "$T/in"
+		script -q -f -c "exec ckpt-term $T" "$T/typescript" 0<> "$T/in" > "$T/out" 2>&1 3>&- 4>&- &
+		PID=$!
+		BG_PIDS="$BG_PIDS $PID"
+		wait_for "$T/typescript" ready
+		read -r _ l j < <(grep "^ready" "$T/typescript" | tr -d "\r")
+		BG_PIDS="$BG_PIDS $l $j"
+		if [ "$how" = sysfs ]; then
+			cat "/proc/$PID/checkpoint_tree" > "$T/img"
+		else
+			ckpt-save "$PID" "$T/img" 4 > /dev/null
+		fi
+		ckpt info "$T/img" | grep -q "pty 0: pts/[0-9]*, session $l, foreground group $j, 33x77"
+		kill -9 "$PID" "$l" "$j"
+		wait "$PID" 2> /dev/null || true
+		wait_gone "$l"
+		wait_gone "$j"
+		restore_image "$how" "$T/go"
+		cat "$T/typescript"
+		[ "$RC" -eq 0 ]
+		# what a run without the checkpoint writes, in order
+		grep -v "^Script " "$T/typescript" | tr -d '\r' > "$T/lines"
+		printf 'ready %s %s\nJ ok\nterm ok\n\n' "$l" "$j" | cmp - "$T/lines"
+		grep -q 'COMMAND_EXIT_CODE="0"' "$T/typescript"
+	done
+}
+
+@test "tree: bytes written to a pty of the tree and not read yet refuse the checkpoint (EOPNOTSUPP, named); read, it goes" {
+	term_tree
+	kill -STOP "$PID"
+	printf 'hi\n' > "/dev/pts/$(basename "$(readlink "/proc/$L/fd/0")")"
+	run sh -c "cat /proc/$PID/checkpoint_tree > $T/img"
+	[ "$status" -ne 0 ]
+	expect_log "pts[0-9]* master: 3 bytes not read (-95)"
+	kill -CONT "$PID"
+	wait_for "$T/tty" hi
+	cat "/proc/$PID/checkpoint_tree" > "$T/img"
+	touch "$T/go"
+	wait "$PID"
+	grep -qx "term ok" "$T/tty"
+}
+
 @test "tree: a restart that fails after a process made a SysV segment again removes it, and leaves no process" {
 	local f s t id before p
 	mkdir "$T/sub"

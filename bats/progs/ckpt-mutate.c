@@ -107,6 +107,10 @@
  *               computed again)
  *   treehead    the head of the second process's image lacks
  *               CKPT_CHECKPOINT_TREE (likewise)
+ *   ptysession  the first PTY record controls the root's session (the
+ *               checksum of the tree head computed again)
+ *   ptyfile     the first FILE record of a pty slave names pty 9 (its
+ *               process's checksum computed again)
  *   runproc     the first run of the first PAGE_RUNS record copies from
  *               process 1000 (its process's checksum computed again)
  *   runfrom     that run copies from 0x1000, where nothing was (likewise)
@@ -560,6 +564,34 @@ static int mutate_tree(const char *m)
 	return strcmp(m, "treefile") && strcmp(m, "treehead") ? 0 : 1;
 }
 
+static int mutate_pty(const char *m)
+{
+	struct ckpt_tree *t = (struct ckpt_tree *)find(CKPT_TREE);
+	struct ckpt_pty *p = (struct ckpt_pty *)find(CKPT_PTY);
+	struct ckpt_hdr *h;
+	size_t off = 0;
+
+	if (!t || !p)
+		return 1;
+	if (!strcmp(m, "ptysession")) {
+		p->session = ((struct ckpt_tree_proc *)(t + 1))[0].pid;
+		resum_part(p);
+		return 0;
+	}
+	if (strcmp(m, "ptyfile"))
+		FAIL("unknown mutation %s", m);
+	while ((h = ckpt_next_rec(img, size, &off))) {
+		struct ckpt_file *f = (struct ckpt_file *)h;
+
+		if (h->type == CKPT_FILE && f->type == CKPT_FILE_PTS) {
+			f->data = 9;
+			resum_part(h);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* The first run of the first PAGE_RUNS record; its process's checksum again. */
 static int mutate_run(const char *m)
 {
@@ -718,6 +750,8 @@ static int mutate(const char *m)
 		return mutate_tree(m);
 	} else if (!strncmp(m, "run", 3)) {
 		return mutate_run(m);
+	} else if (!strncmp(m, "pty", 3)) {
+		return mutate_pty(m);
 	} else if (!strncmp(m, "tcp", 3)) {
 		struct ckpt_tcp *t = (struct ckpt_tcp *)find(CKPT_TCP);
 

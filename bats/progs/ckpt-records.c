@@ -15,7 +15,7 @@ static const char *const names[] = {
 	N(SIGNALS), N(CREDS), N(LIMITS), N(TIMERS), N(EPOLL), N(TIMERFD),
 	N(POSIX_TIMERS), N(SHMS), N(SHM), N(SECCOMP), N(SECCOMP_FILTER),
 	N(LOCKS), N(THREAD), N(UNIX), N(UNIX_QUEUE), N(INET), N(TCP), N(TREE),
-	N(PAGE_RUNS),
+	N(PAGE_RUNS), N(PTY),
 };
 
 int main(int argc, char **argv)
