@@ -446,6 +446,23 @@ assert t[th]["files_of"] == t[th]["fs_of"] == t[r]["files_of"] == 0, t' "$PID" "
 	done
 }
 
+# refused_mutation NAME:LINE PID...: $T/img mutated by ckpt-mutate NAME is
+# refused through sysfs (EINVAL, LINE logged), ckpt validate says the same
+# line, and none of the PIDs runs
+refused_mutation() {
+	local m=$1 p
+	shift
+	ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
+	dmesg -c > /dev/null
+	expect_rc 1 sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
+	expect_log "${m#*:}"
+	run ckpt validate "$T/bad"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ EINVAL:\ ${m#*:} ]]
+	for p in "$@"; do [ ! -d "/proc/$p" ]; done
+}
+
 # cow_pages IMAGE: per process of the tree, "PID STORED COPIED" pages
 cow_pages() {
 	ckpt info --json "$1" | python3 -c '
@@ -497,15 +514,7 @@ for p in json.load(sys.stdin)["processes"]:
 	for m in runproc:"page run [0-9a-f]*: no pages at [0-9a-f]* of process 1000" \
 		 runfrom:"page 1000 of process 0 is not its memory" \
 		 runpages:"page run [0-9a-f]* .0 pages. outside VMA"; do
-		ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
-		dmesg -c > /dev/null
-		expect_rc 1 sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
-		expect_log "${m#*:}"
-		run ckpt validate "$T/bad"
-		echo "$output"
-		[ "$status" -eq 1 ]
-		[[ "$output" =~ EINVAL:\ ${m#*:} ]]
-		for p in "$PID" "$x" "$y" "$z" "$g"; do [ ! -d "/proc/$p" ]; done
+		refused_mutation "$m" "$PID" "$x" "$y" "$z" "$g"
 	done
 }
 
@@ -548,15 +557,7 @@ term_tree() {
 	# the tool says the same, none left
 	for m in ptysession:"pty record 0: session $PID, group $J" \
 		 ptyfile:"file [0-9]*: no pty 9 in the tree"; do
-		ckpt-mutate "$T/img" "$T/bad" "${m%%:*}"
-		dmesg -c > /dev/null
-		expect_rc 1 sh -c "echo $T/bad > /sys/kernel/ckpt/restart"
-		expect_log "${m#*:}"
-		run ckpt validate "$T/bad"
-		echo "$output"
-		[ "$status" -eq 1 ]
-		[[ "$output" =~ EINVAL:\ ${m#*:} ]]
-		for p in "$PID" "$L" "$J"; do [ ! -d "/proc/$p" ]; done
+		refused_mutation "$m" "$PID" "$L" "$J"
 	done
 }
 
