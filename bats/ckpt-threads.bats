@@ -54,6 +54,33 @@ restore_threads() {
 	threads_done "$T/out"
 }
 
+# switches PID TID: the voluntary and involuntary context switches of TID
+switches() {
+	sed -n 's/^\(nonvoluntary\|voluntary\)_ctxt_switches:\t*//p' "/proc/$1/task/$2/status" | paste -sd' '
+}
+
+@test "threads: a thread asleep in a condition variable wait is held where it sleeps, never woken; one in nanosleep() is woken, and both come back" {
+	start_bg "$T/out" ckpt-threads 16 "$T/go"
+	cond=$(sed -n 's/^tid 14 //p' "$T/out")
+	nap=$(sed -n 's/^tid 1 //p' "$T/out")
+	# asleep in futex() (202) and clock_nanosleep() (230)
+	wait_for "/proc/$PID/task/$cond/syscall" '^202 '
+	wait_for "/proc/$PID/task/$nap/syscall" '^230 '
+	c0=$(switches "$PID" "$cond")
+	n0=$(switches "$PID" "$nap")
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	c1=$(switches "$PID" "$cond")
+	n1=$(switches "$PID" "$nap")
+	echo "condition variable waiter $cond: $c0 -> $c1; nanosleep() $nap: $n0 -> $n1"
+	[ "$c1" = "$c0" ]
+	[ "$n1" != "$n0" ]
+	grep -q '^202 ' "/proc/$PID/task/$cond/syscall"
+	cp "$T/out" "$T/out.orig"
+	kill -9 "$PID"
+	wait "$PID" 2> /dev/null || true
+	restore_threads "$T/img" 17
+}
+
 @test "threads: a dynamically linked 16-thread process comes back through checkpoint() and restart()" {
 	start_bg "$T/out" ckpt-threads-dyn 16 "$T/go"
 	roundtrip syscall "$T/go"
@@ -244,7 +271,7 @@ bw_cmd() {
 	start_bg "$T/out" python3 /tests/threads-work.py 2000
 	sleep 1
 	[ "$(ls "/proc/$PID/task" | wc -l)" -eq 5 ]
-	! grep -q "python threads ok" "$T/out"
+	! grep -q "python threads ok" "$T/out" || false
 	sysfs_cycle
 	wait_gone "$PID"
 	diff <(sed 1d "$T/plain") <(sed 1d "$T/out")

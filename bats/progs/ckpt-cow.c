@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ckpt-cow MIB FILE: stamp every page of MIB MiB with a pass number, pass
+ * ckpt-cow MIB FILE [huge]: stamp every page of MIB MiB with a pass number, pass
  * after pass, and check before each stamp that the page still holds the
  * previous pass. An image whose pages were not all taken at one moment
  * (some from after the registers were saved) breaks that invariant once
  * restored. After each pass appends "pass N pid P" to FILE (opened each
  * time: no descriptor needs to survive a restart); a broken invariant
- * appends "FAIL ..." and exits 1. Prints "ready" on stdout first.
+ * appends "FAIL ..." and exits 1. Prints "ready" on stdout first. "huge":
+ * the memory is 2 MiB aligned and MADV_HUGEPAGE, for transparent huge pages.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -31,17 +32,28 @@ static void report(const char *file, const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-	size_t pages, i;
+	size_t pages, i, huge = 2 << 20;
 	uint64_t *p, pass;
+	char *m;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: ckpt-cow MIB FILE\n");
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "huge"))) {
+		fprintf(stderr, "usage: ckpt-cow MIB FILE [huge]\n");
 		return 255;
 	}
 	pages = strtoul(argv[1], NULL, 0) << 8;
-	p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (argc == 4) {
+		m = mmap(NULL, pages * 4096 + huge, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(m != MAP_FAILED, "mmap: %s", strerror(errno));
+		p = (uint64_t *)(((uintptr_t)m + huge - 1) & ~(huge - 1));
+		CHECK(!madvise(p, pages * 4096, MADV_HUGEPAGE), "madvise: %s",
+		      strerror(errno));
+		memset(p, 0, pages * 4096);
+	} else {
+		p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	for (pass = 1;; pass++) {
