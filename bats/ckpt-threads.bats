@@ -81,6 +81,26 @@ switches() {
 	restore_threads "$T/img" 17
 }
 
+@test "threads: a process the cgroup v2 freezer froze in its waits is checkpointed frozen and stays so; thawed it finishes, and so does its image" {
+	cg=$(cgroup2_root)/ckpt-frozen
+	mkdir -p "$cg"
+	# frozen, epoll_pwait() and rt_sigtimedwait() return EINTR as stopped
+	start_bg "$T/out" ckpt-threads 16 "$T/go" stopped
+	echo "$PID" > "$cg/cgroup.procs"
+	echo 1 > "$cg/cgroup.freeze"
+	wait_for "$cg/cgroup.events" '^frozen 1'
+	cat "/proc/$PID/checkpoint" > "$T/img"
+	grep -q '^frozen 1' "$cg/cgroup.events"
+	cp "$T/out" "$T/out.orig"
+	echo 0 > "$cg/cgroup.freeze"
+	touch "$T/go"
+	wait_gone "$PID"
+	rmdir "$cg"
+	threads_done "$T/out"
+	rm "$T/go"
+	restore_threads "$T/img" 17
+}
+
 @test "threads: a dynamically linked 16-thread process comes back through checkpoint() and restart()" {
 	start_bg "$T/out" ckpt-threads-dyn 16 "$T/go"
 	roundtrip syscall "$T/go"
