@@ -76,13 +76,17 @@ sysfs_restart() { echo "$1" > /sys/kernel/ckpt/restart; }
 # failnth_checkpoint OKLINE COMMAND... GOFILE: walk every allocation of a
 # checkpoint of COMMAND; then COMMAND must still do its work and print OKLINE.
 failnth_checkpoint() {
-	local ok=$1 rc=0
+	local ok=$1 rc=0 t0
 	shift
 	start_bg "$T/out" "$@"
+	t0=$SECONDS
 	run ckpt-failnth checkpoint "$PID" 20000
 	echo "$output"
 	echo "# checkpoint of ${*:1:1}: $output" >&3
 	[ "$status" -eq 0 ]
+	# at least 2 s from ready to go, as a round trip gives (ckpt-ptimers'
+	# t9 must have expired): the checkpoints alone may take less
+	while ((SECONDS - t0 < 3)); do sleep 0.2; done
 	touch "${!#}"
 	wait "$PID" || rc=$?
 	cat "$T/out"
